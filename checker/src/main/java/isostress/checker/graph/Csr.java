@@ -1,0 +1,57 @@
+package isostress.checker.graph;
+
+/**
+ * A directed graph in compressed sparse row form: the out-edges of node u are positions
+ * {@code off[u] .. off[u+1]-1}, each with a target {@code tgt[p]} and the id {@code eid[p]} of the edge it came
+ * from in the caller's edge list (so edge payloads stay in the caller's arrays).
+ *
+ * <p>Primitive arrays because the checkers build graphs of millions of edges (STYLE.md (c): hot graph code uses
+ * primitives and CSR adjacency).
+ */
+public final class Csr {
+    public final int n;
+    public final int[] off;
+    public final int[] tgt;
+    public final int[] eid;
+
+    private Csr(int n, int[] off, int[] tgt, int[] eid) {
+        this.n = n;
+        this.off = off;
+        this.tgt = tgt;
+        this.eid = eid;
+    }
+
+    /**
+     * Builds the graph of {@code m} edges {@code from[i] -> to[i]} with ids {@code ids[i]} (null: ids are i).
+     * Edges keep their relative order within a node. O(n + m).
+     */
+    public static Csr build(int n, int[] from, int[] to, int[] ids, int m) {
+        int[] off = new int[n + 1];
+        for (int i = 0; i < m; i++) off[from[i] + 1]++;
+        for (int u = 0; u < n; u++) off[u + 1] += off[u];
+        int[] fill = new int[n];
+        System.arraycopy(off, 0, fill, 0, n);
+        int[] tgt = new int[m];
+        int[] eid = new int[m];
+        for (int i = 0; i < m; i++) {
+            int p = fill[from[i]]++;
+            tgt[p] = to[i];
+            eid[p] = ids == null ? i : ids[i];
+        }
+        return new Csr(n, off, tgt, eid);
+    }
+
+    public int edgeCount() {
+        return tgt.length;
+    }
+
+    /** The source node of edge position {@code p} (binary search; for reports, not hot paths). */
+    public int source(int p) {
+        int lo = 0, hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (off[mid] <= p) lo = mid; else hi = mid - 1;
+        }
+        return lo;
+    }
+}

@@ -1,0 +1,162 @@
+package isostress.checker.history;
+
+import isostress.checker.history.EdnParser.Keyword;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads Jepsen EDN histories: one op map per form, {@code {:index 0 :type :invoke :process 3 :f :txn
+ * :value [[:r 17 nil] [:append 17 4]]}}, as files, as a top-level vector, or as {@code #jepsen.history.Op{...}}
+ * records. Ops without {@code :process} are each their own process (Elle's paper example).
+ */
+public final class EdnReader implements HistoryReader {
+    private static final Keyword INDEX = new Keyword("index"), TYPE = new Keyword("type"),
+            PROCESS = new Keyword("process"), TIME = new Keyword("time"), F = new Keyword("f"),
+            VALUE = new Keyword("value"), NODE = new Keyword("node"), ISOLATION = new Keyword("isolation"),
+            REAL_TIME = new Keyword("real-time"), INITIAL = new Keyword("initial"),
+            INITIAL_DEFAULT = new Keyword("initial-default");
+
+    @Override
+    public History read(InputStream in, String source) throws IOException {
+        EdnParser p = new EdnParser(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16),
+                source);
+        EventAssembler asm = new EventAssembler(source);
+        OpBuffer ops = new OpBuffer();
+        Object form;
+        while ((form = p.nextEvent()) != null) {
+            int line = p.formLine();
+            if (!(form instanceof Map)) {
+                throw new InputException(source, line, "expected an op map like {:type :invoke ...}, got " + form);
+            }
+            event((Map<?, ?>) form, line, asm, ops, source);
+        }
+        return asm.finish();
+    }
+
+    private static void event(Map<?, ?> m, int line, EventAssembler asm, OpBuffer ops, String source) {
+        Object type = m.get(TYPE);
+        if (!(type instanceof Keyword)) {
+            throw new InputException(source, line, "missing or non-keyword :type (expected :invoke, :ok, :fail or :info)");
+        }
+        String typeName = ((Keyword) type).name();
+        if (typeName.equals("header")) {
+            Map<Long, Long> init = new LinkedHashMap<>();
+            if (m.get(INITIAL) != null) {
+                OpBuffer b = new OpBuffer();
+                readOps(m.get(INITIAL), b, line, source);
+                for (int i = 0; i < b.size; i++) init.put(b.key[i], b.value[i]);
+            }
+            asm.header(new InitialState(asLong(m.get(INITIAL_DEFAULT), "initial-default", line, source), init),
+                    !Boolean.FALSE.equals(m.get(REAL_TIME)), line);
+            return;
+        }
+        Long index = asLong(m.get(INDEX), "index", line, source);
+        long idx = asm.index(index, line);
+        Long time = asLong(m.get(TIME) instanceof Double ? (long) (double) (Double) m.get(TIME) : m.get(TIME),
+                "time", line, source);
+        Object f = m.get(F);
+        Object process = m.get(PROCESS);
+        boolean txn = (f == null || f.equals(new Keyword("txn"))) && (process == null || process instanceof Long);
+        if (!txn) {
+            asm.side(new SideEvent(idx, time == null ? -1 : time, ednName(process), typeName, ednName(f),
+                    m.get(VALUE) == null ? null : EdnWriter.toJson(m.get(VALUE))));
+            return;
+        }
+        ops.clear();
+        if (!m.containsKey(VALUE)) throw new InputException(source, line, "missing :value (the transaction's micro-ops)");
+        readOps(m.get(VALUE), ops, line, source);
+        Long proc = (Long) process;
+        long tm = time == null ? -1 : time;
+        if (typeName.equals("invoke")) {
+            asm.invoke(proc, idx, tm, line, ops);
+        } else {
+            Outcome out = Outcome.fromJepsen(typeName);
+            if (out == null) {
+                throw new InputException(source, line, "unknown :type :" + typeName
+                        + " (expected :invoke, :ok, :fail or :info)");
+            }
+            asm.complete(out, proc, idx, tm, line, ops, str(m.get(NODE)), str(m.get(ISOLATION)));
+        }
+    }
+
+    private static void readOps(Object value, OpBuffer ops, int line, String source) {
+        if (!(value instanceof List)) {
+            throw new InputException(source, line, ":value must be a vector of micro-ops, got " + value);
+        }
+        for (Object o : (List<?>) value) {
+            if (!(o instanceof List) || ((List<?>) o).size() != 3 || !(((List<?>) o).get(0) instanceof Keyword)) {
+                throw new InputException(source, line, "expected a micro-op like [:r key value], got " + o);
+            }
+            List<?> mop = (List<?>) o;
+            String fn = ((Keyword) mop.get(0)).name();
+            if (!(mop.get(1) instanceof Long)) {
+                throw new InputException(source, line, "micro-op :" + fn + ": the key must be an integer, got "
+                        + mop.get(1));
+            }
+            long key = (Long) mop.get(1);
+            Object v = mop.get(2);
+            switch (fn) {
+                case "r":
+                    if (v == null) ops.read(key, 0, true);
+                    else if (v instanceof Long) ops.read(key, (Long) v, false);
+                    else if (v instanceof List) {
+                        ops.listRead(key, false);
+                        for (Object e : (List<?>) v) {
+                            if (!(e instanceof Long)) {
+                                throw new InputException(source, line, "list read of key " + key
+                                        + ": elements must be integers, got " + e);
+                            }
+                            ops.listElement((Long) e);
+                        }
+                    } else {
+                        throw new InputException(source, line, "read of key " + key
+                                + ": value must be an integer, a vector or nil, got " + v);
+                    }
+                    break;
+                case "w":
+                case "append":
+                    if (!(v instanceof Long)) {
+                        throw new InputException(source, line, ":" + fn + " of key " + key
+                                + ": value must be an integer, got " + v);
+                    }
+                    if (fn.equals("w")) ops.write(key, (Long) v); else ops.append(key, (Long) v);
+                    break;
+                case "cas": {
+                    if (!(v instanceof List) || ((List<?>) v).size() != 2 || !(((List<?>) v).get(1) instanceof Long)
+                            || !(((List<?>) v).get(0) == null || ((List<?>) v).get(0) instanceof Long)) {
+                        throw new InputException(source, line, ":cas of key " + key
+                                + ": value must be [expected new] with integers, got " + v);
+                    }
+                    Long exp = (Long) ((List<?>) v).get(0);
+                    ops.cas(key, exp == null ? 0 : exp, exp == null, (Long) ((List<?>) v).get(1));
+                    break;
+                }
+                default:
+                    throw new InputException(source, line, "unknown micro-op :" + fn
+                            + " (expected :r, :w, :append or :cas)");
+            }
+        }
+    }
+
+    private static Long asLong(Object o, String name, int line, String source) {
+        if (o == null) return null;
+        if (!(o instanceof Long)) throw new InputException(source, line, ":" + name + " must be an integer, got " + o);
+        return (Long) o;
+    }
+
+    private static String str(Object o) {
+        if (o == null) return null;
+        return o instanceof Keyword ? ((Keyword) o).name() : o.toString();
+    }
+
+    private static String ednName(Object o) {
+        return o == null ? null : str(o);
+    }
+}

@@ -1,0 +1,391 @@
+package isostress.checker.history;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * An immutable history: transactions with their micro-ops, outcome, process, invocation and completion.
+ *
+ * <p>Layout: columns of primitive arrays, one entry per transaction and one per micro-op, so that a history of ten
+ * million mini-transactions fits in a few hundred megabytes and checkers read it without allocating. {@link #txn(int)}
+ * builds a {@link Txn} record on demand for counterexamples and writers; checkers use the column accessors
+ * ({@link #firstOp}, {@link #opKind}, ...), which are O(1) and allocation-free.
+ *
+ * <p>Transactions are numbered from 0 in invocation order. Real-time order: T1 precedes T2 iff T1's completion
+ * index is smaller than T2's invocation index ({@link #realTime()} says whether indices carry that meaning; the
+ * text format has none).
+ */
+public final class History implements Iterable<Txn> {
+
+    /** {@link #completeIndex} of a transaction that never completed. */
+    public static final long PENDING = -1;
+
+    /** Micro-op kinds, as stored in {@link #opKind}. */
+    public static final byte READ = 0, WRITE = 1, APPEND = 2, LIST_READ = 3, CAS = 4;
+
+    private static final byte NULL_VALUE = 1;
+
+    private final String source;
+    private final InitialState initial;
+    private final boolean realTime;
+    private final int size;
+    private final long[] process;
+    private final byte[] outcome;
+    private final long[] invokeIndex, completeIndex, invokeTime, completeTime;
+    private final int[] line;
+    private final int[] opStart, opEnd;
+    private final String[] node, isolation;
+    private final byte[] opKind, opFlags;
+    private final long[] opKey, opValue, opValue2;
+    private final int[] listStart;
+    private final long[] listValues;
+    private final List<SideEvent> sideEvents;
+
+    private History(Builder b) {
+        source = b.source;
+        initial = b.initial;
+        realTime = b.realTime;
+        size = b.size;
+        process = Arrays.copyOf(b.process, size);
+        outcome = Arrays.copyOf(b.outcome, size);
+        invokeIndex = Arrays.copyOf(b.invokeIndex, size);
+        completeIndex = Arrays.copyOf(b.completeIndex, size);
+        invokeTime = Arrays.copyOf(b.invokeTime, size);
+        completeTime = Arrays.copyOf(b.completeTime, size);
+        line = Arrays.copyOf(b.line, size);
+        opStart = Arrays.copyOf(b.opStart, size);
+        opEnd = Arrays.copyOf(b.opEnd, size);
+        node = b.hasNode ? Arrays.copyOf(b.node, size) : null;
+        isolation = b.hasIsolation ? Arrays.copyOf(b.isolation, size) : null;
+        opKind = Arrays.copyOf(b.opKind, b.ops);
+        opFlags = Arrays.copyOf(b.opFlags, b.ops);
+        opKey = Arrays.copyOf(b.opKey, b.ops);
+        opValue = Arrays.copyOf(b.opValue, b.ops);
+        opValue2 = Arrays.copyOf(b.opValue2, b.ops);
+        listStart = Arrays.copyOf(b.listStart, b.lists + 1);
+        listValues = Arrays.copyOf(b.listValues, b.listValueCount);
+        sideEvents = List.copyOf(b.sideEvents);
+    }
+
+    /** Where the history came from (a file name), or null. */
+    public String source() { return source; }
+
+    /** The state before the first transaction. */
+    public InitialState initial() { return initial; }
+
+    /** True when invocation and completion indices give a real-time order (not so for the text format). */
+    public boolean realTime() { return realTime; }
+
+    /** Number of transactions. */
+    public int size() { return size; }
+
+    /** Non-transaction events (faults, ...), in index order. */
+    public List<SideEvent> sideEvents() { return sideEvents; }
+
+    public long process(int t) { return process[t]; }
+
+    public Outcome outcome(int t) { return Outcomes.VALUES[outcome[t]]; }
+
+    public long invokeIndex(int t) { return invokeIndex[t]; }
+
+    /** The completion index, or {@link #PENDING}. */
+    public long completeIndex(int t) { return completeIndex[t]; }
+
+    public long invokeTime(int t) { return invokeTime[t]; }
+
+    public long completeTime(int t) { return completeTime[t]; }
+
+    /** 1-based source line of the transaction's completion (its invocation when pending), 0 when unknown. */
+    public int line(int t) { return line[t]; }
+
+    public String node(int t) { return node == null ? null : node[t]; }
+
+    public String isolation(int t) { return isolation == null ? null : isolation[t]; }
+
+    /** Index of the transaction's first micro-op in the op columns. */
+    public int firstOp(int t) { return opStart[t]; }
+
+    /** One past the index of the transaction's last micro-op. */
+    public int endOp(int t) { return opEnd[t]; }
+
+    /** Total number of micro-ops. */
+    public int opCount() { return opKind.length; }
+
+    /** {@link #READ}, {@link #WRITE}, {@link #APPEND}, {@link #LIST_READ} or {@link #CAS}. */
+    public byte opKind(int op) { return opKind[op]; }
+
+    public long opKey(int op) { return opKey[op]; }
+
+    /** The read value, written value, appended element or CAS expected value; see {@link #opValueNull}. */
+    public long opValue(int op) { return opValue[op]; }
+
+    /** True when the read value (or CAS expected value, or list) is null. */
+    public boolean opValueNull(int op) { return (opFlags[op] & NULL_VALUE) != 0; }
+
+    /** The new value of a CAS. */
+    public long casNew(int op) { return opValue2[op]; }
+
+    /** The elements returned by a list read, or null. */
+    public long[] listValues(int op) {
+        if (opValueNull(op)) return null;
+        int l = (int) opValue[op];
+        return Arrays.copyOfRange(listValues, listStart[l], listStart[l + 1]);
+    }
+
+    /** The micro-op at {@code op} as a record. */
+    public MicroOp op(int op) {
+        long k = opKey[op];
+        switch (opKind[op]) {
+            case READ: return new MicroOp.Read(k, opValueNull(op) ? null : opValue[op]);
+            case WRITE: return new MicroOp.Write(k, opValue[op]);
+            case APPEND: return new MicroOp.Append(k, opValue[op]);
+            case LIST_READ: {
+                long[] vs = listValues(op);
+                List<Long> l = null;
+                if (vs != null) {
+                    l = new ArrayList<>(vs.length);
+                    for (long v : vs) l.add(v);
+                }
+                return new MicroOp.ListRead(k, l);
+            }
+            case CAS: return new MicroOp.Cas(k, opValueNull(op) ? null : opValue[op], opValue2[op]);
+            default: throw new IllegalStateException("op kind " + opKind[op]);
+        }
+    }
+
+    /** Transaction {@code t} as a record (allocates; for reports and writers). */
+    public Txn txn(int t) {
+        List<MicroOp> ops = new ArrayList<>(opEnd[t] - opStart[t]);
+        for (int o = opStart[t]; o < opEnd[t]; o++) ops.add(op(o));
+        return new Txn(t, process[t], outcome(t), ops, invokeIndex[t], completeIndex[t], invokeTime[t],
+                completeTime[t], line[t], node(t), isolation(t));
+    }
+
+    /** All transactions as records (a view; each access allocates). */
+    public List<Txn> txns() {
+        return new AbstractList<>() {
+            public Txn get(int i) { return txn(i); }
+            public int size() { return size; }
+        };
+    }
+
+    @Override
+    public Iterator<Txn> iterator() {
+        return txns().iterator();
+    }
+
+    /** A builder for histories; readers use its allocation-free methods. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The outcome values, indexed by ordinal without allocating. */
+    private static final class Outcomes {
+        static final Outcome[] VALUES = Outcome.values();
+    }
+
+    /**
+     * Builds a {@link History}. Call {@link #beginTxn}, then the op methods, then {@link #endTxn}; or
+     * {@link #add(Txn)}. Transactions get ids in the order they are begun.
+     */
+    public static final class Builder {
+        private String source;
+        private InitialState initial = InitialState.ABSENT;
+        private boolean realTime = true;
+        private int size;
+        private long[] process = new long[16];
+        private byte[] outcome = new byte[16];
+        private long[] invokeIndex = new long[16], completeIndex = new long[16];
+        private long[] invokeTime = new long[16], completeTime = new long[16];
+        private int[] line = new int[16];
+        private int[] opStart = new int[16], opEnd = new int[16];
+        private String[] node = new String[16], isolation = new String[16];
+        private boolean hasNode, hasIsolation;
+        private int ops;
+        private byte[] opKind = new byte[64], opFlags = new byte[64];
+        private long[] opKey = new long[64], opValue = new long[64], opValue2 = new long[64];
+        private int lists;
+        private int[] listStart = new int[8];
+        private int listValueCount;
+        private long[] listValues = new long[16];
+        private final List<SideEvent> sideEvents = new ArrayList<>();
+        private int open = -1;
+
+        public Builder source(String source) { this.source = source; return this; }
+
+        public Builder initial(InitialState initial) { this.initial = initial; return this; }
+
+        public Builder realTime(boolean realTime) { this.realTime = realTime; return this; }
+
+        public Builder sideEvent(SideEvent e) { sideEvents.add(e); return this; }
+
+        /** Number of transactions begun so far. */
+        public int size() { return size; }
+
+        /**
+         * Reserves the next transaction id with its header. Its ops may be added now or later with
+         * {@link #opsFor}; either way they must be added in one go.
+         */
+        public int reserve(long proc, Outcome out, long invIdx, long compIdx, long invTime, long compTime, int srcLine) {
+            if (size == process.length) growTxns();
+            int t = size++;
+            process[t] = proc;
+            outcome[t] = (byte) out.ordinal();
+            invokeIndex[t] = invIdx;
+            completeIndex[t] = compIdx;
+            invokeTime[t] = invTime;
+            completeTime[t] = compTime;
+            line[t] = srcLine;
+            opStart[t] = opEnd[t] = -1;
+            return t;
+        }
+
+        /** Sets the header fields of an already reserved transaction (its completion arrived). */
+        public void complete(int t, Outcome out, long compIdx, long compTime, int srcLine) {
+            outcome[t] = (byte) out.ordinal();
+            completeIndex[t] = compIdx;
+            completeTime[t] = compTime;
+            line[t] = srcLine;
+        }
+
+        public void node(int t, String n) {
+            if (n != null) { hasNode = true; node[t] = n; }
+        }
+
+        public void isolation(int t, String i) {
+            if (i != null) { hasIsolation = true; isolation[t] = i; }
+        }
+
+        /** Starts adding the ops of reserved transaction {@code t}; finish with {@link #endTxn()}. */
+        public void opsFor(int t) {
+            if (open >= 0) throw new IllegalStateException("transaction " + open + " still open");
+            open = t;
+            opStart[t] = ops;
+        }
+
+        /** Reserves a transaction and opens it for ops. */
+        public int beginTxn(long proc, Outcome out, long invIdx, long compIdx, long invTime, long compTime, int srcLine) {
+            int t = reserve(proc, out, invIdx, compIdx, invTime, compTime, srcLine);
+            opsFor(t);
+            return t;
+        }
+
+        public void endTxn() {
+            if (open < 0) throw new IllegalStateException("no open transaction");
+            opEnd[open] = ops;
+            open = -1;
+        }
+
+        public void read(long key, long value) { op(READ, key, value, 0, (byte) 0); }
+
+        public void readNull(long key) { op(READ, key, 0, 0, NULL_VALUE); }
+
+        public void read(long key, Long value) {
+            if (value == null) readNull(key); else read(key, value.longValue());
+        }
+
+        public void write(long key, long value) { op(WRITE, key, value, 0, (byte) 0); }
+
+        public void append(long key, long value) { op(APPEND, key, value, 0, (byte) 0); }
+
+        public void cas(long key, Long expected, long newValue) {
+            op(CAS, key, expected == null ? 0 : expected, newValue, expected == null ? NULL_VALUE : 0);
+        }
+
+        /** A list read; {@code values} null when unknown. Copies {@code values[0..n)}. */
+        public void listRead(long key, long[] values, int n) {
+            if (values == null) {
+                op(LIST_READ, key, 0, 0, NULL_VALUE);
+                return;
+            }
+            if (lists + 2 > listStart.length) listStart = Arrays.copyOf(listStart, listStart.length * 2);
+            if (listValueCount + n > listValues.length) {
+                listValues = Arrays.copyOf(listValues, Math.max(listValues.length * 2, listValueCount + n));
+            }
+            listStart[lists] = listValueCount;
+            System.arraycopy(values, 0, listValues, listValueCount, n);
+            listValueCount += n;
+            listStart[lists + 1] = listValueCount;
+            op(LIST_READ, key, lists, 0, (byte) 0);
+            lists++;
+        }
+
+        /** Adds a micro-op record to the open transaction. */
+        public void op(MicroOp m) {
+            if (m instanceof MicroOp.Read) {
+                read(m.key(), ((MicroOp.Read) m).value());
+            } else if (m instanceof MicroOp.Write) {
+                write(m.key(), ((MicroOp.Write) m).value());
+            } else if (m instanceof MicroOp.Append) {
+                append(m.key(), ((MicroOp.Append) m).value());
+            } else if (m instanceof MicroOp.Cas) {
+                MicroOp.Cas c = (MicroOp.Cas) m;
+                cas(c.key(), c.expected(), c.newValue());
+            } else {
+                List<Long> vs = ((MicroOp.ListRead) m).values();
+                if (vs == null) {
+                    listRead(m.key(), null, 0);
+                } else {
+                    long[] a = new long[vs.size()];
+                    for (int i = 0; i < a.length; i++) a[i] = vs.get(i);
+                    listRead(m.key(), a, a.length);
+                }
+            }
+        }
+
+        /** Adds a whole transaction (its id is ignored: the next id is used). Returns the new id. */
+        public int add(Txn txn) {
+            int t = beginTxn(txn.process(), txn.outcome(), txn.invokeIndex(), txn.completeIndex(),
+                    txn.invokeTime(), txn.completeTime(), txn.line());
+            for (MicroOp m : txn.ops()) op(m);
+            endTxn();
+            node(t, txn.node());
+            isolation(t, txn.isolation());
+            return t;
+        }
+
+        private void op(byte kind, long key, long value, long value2, byte flags) {
+            if (open < 0) throw new IllegalStateException("no open transaction");
+            if (ops == opKind.length) {
+                int n = ops * 2;
+                opKind = Arrays.copyOf(opKind, n);
+                opFlags = Arrays.copyOf(opFlags, n);
+                opKey = Arrays.copyOf(opKey, n);
+                opValue = Arrays.copyOf(opValue, n);
+                opValue2 = Arrays.copyOf(opValue2, n);
+            }
+            opKind[ops] = kind;
+            opFlags[ops] = flags;
+            opKey[ops] = key;
+            opValue[ops] = value;
+            opValue2[ops] = value2;
+            ops++;
+        }
+
+        private void growTxns() {
+            int n = size * 2;
+            process = Arrays.copyOf(process, n);
+            outcome = Arrays.copyOf(outcome, n);
+            invokeIndex = Arrays.copyOf(invokeIndex, n);
+            completeIndex = Arrays.copyOf(completeIndex, n);
+            invokeTime = Arrays.copyOf(invokeTime, n);
+            completeTime = Arrays.copyOf(completeTime, n);
+            line = Arrays.copyOf(line, n);
+            opStart = Arrays.copyOf(opStart, n);
+            opEnd = Arrays.copyOf(opEnd, n);
+            node = Arrays.copyOf(node, n);
+            isolation = Arrays.copyOf(isolation, n);
+        }
+
+        public History build() {
+            if (open >= 0) throw new IllegalStateException("transaction " + open + " still open");
+            for (int t = 0; t < size; t++) {
+                if (opStart[t] < 0) opStart[t] = opEnd[t] = ops; // reserved but given no ops: empty
+            }
+            return new History(this);
+        }
+    }
+}

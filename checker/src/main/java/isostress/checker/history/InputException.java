@@ -1,0 +1,44 @@
+package isostress.checker.history;
+
+/**
+ * Bad input: a malformed line, a value that breaks the unique-values assumption, a history no checker accepts.
+ * The message names the file and line when they are known. The CLI maps this to exit status 2.
+ */
+public class InputException extends RuntimeException {
+    private final String source;
+    private final int line;
+
+    public InputException(String source, int line, String message) {
+        super(format(source, line, message));
+        this.source = source;
+        this.line = line;
+    }
+
+    public InputException(String source, int line, String message, Throwable cause) {
+        super(format(source, line, message), cause);
+        this.source = source;
+        this.line = line;
+    }
+
+    /** The file (or other source name), or null. */
+    public String source() {
+        return source;
+    }
+
+    /** 1-based line, or 0 when not tied to a line. */
+    public int line() {
+        return line;
+    }
+
+    private static String format(String source, int line, String message) {
+        StringBuilder sb = new StringBuilder();
+        if (source != null) {
+            sb.append(source);
+            if (line > 0) sb.append(':').append(line);
+            sb.append(": ");
+        } else if (line > 0) {
+            sb.append("line ").append(line).append(": ");
+        }
+        return sb.append(message).toString();
+    }
+}

@@ -1,0 +1,101 @@
+package isostress.checker.history;
+
+import java.util.Arrays;
+
+/**
+ * The micro-ops of one event while its line is being parsed, before the transaction they belong to is known.
+ * Reused across lines, so parsing allocates nothing per op.
+ */
+final class OpBuffer {
+    int size;
+    byte[] kind = new byte[8];
+    boolean[] isNull = new boolean[8];
+    long[] key = new long[8], value = new long[8], value2 = new long[8];
+    long[][] lists = new long[8][];
+    int[] listLen = new int[8];
+
+    void clear() {
+        size = 0;
+    }
+
+    void read(long k, long v, boolean nul) {
+        add(History.READ, k, v, 0, nul);
+    }
+
+    void write(long k, long v) {
+        add(History.WRITE, k, v, 0, false);
+    }
+
+    void append(long k, long v) {
+        add(History.APPEND, k, v, 0, false);
+    }
+
+    void cas(long k, long expected, boolean expectedNull, long newValue) {
+        add(History.CAS, k, expected, newValue, expectedNull);
+    }
+
+    /** Starts a list read; add its elements with {@link #listElement}. {@code nul}: the list is unknown. */
+    void listRead(long k, boolean nul) {
+        add(History.LIST_READ, k, 0, 0, nul);
+        listLen[size - 1] = 0;
+        if (lists[size - 1] == null) lists[size - 1] = new long[8];
+    }
+
+    void listElement(long v) {
+        int i = size - 1;
+        if (listLen[i] == lists[i].length) lists[i] = Arrays.copyOf(lists[i], listLen[i] * 2);
+        lists[i][listLen[i]++] = v;
+    }
+
+    private void add(byte kd, long k, long v, long v2, boolean nul) {
+        if (size == kind.length) {
+            int n = size * 2;
+            kind = Arrays.copyOf(kind, n);
+            isNull = Arrays.copyOf(isNull, n);
+            key = Arrays.copyOf(key, n);
+            value = Arrays.copyOf(value, n);
+            value2 = Arrays.copyOf(value2, n);
+            lists = Arrays.copyOf(lists, n);
+            listLen = Arrays.copyOf(listLen, n);
+        }
+        kind[size] = kd;
+        key[size] = k;
+        value[size] = v;
+        value2[size] = v2;
+        isNull[size] = nul;
+        size++;
+    }
+
+    /** Copies the ops into the builder's open transaction. */
+    void flushTo(History.Builder b) {
+        for (int i = 0; i < size; i++) {
+            switch (kind[i]) {
+                case History.READ:
+                    if (isNull[i]) b.readNull(key[i]); else b.read(key[i], value[i]);
+                    break;
+                case History.WRITE: b.write(key[i], value[i]); break;
+                case History.APPEND: b.append(key[i], value[i]); break;
+                case History.CAS: b.cas(key[i], isNull[i] ? null : value[i], value2[i]); break;
+                case History.LIST_READ: b.listRead(key[i], isNull[i] ? null : lists[i], listLen[i]); break;
+                default: throw new IllegalStateException();
+            }
+        }
+    }
+
+    /** A copy holding the same ops (used to keep an invocation's ops until its completion arrives). */
+    OpBuffer copy() {
+        OpBuffer c = new OpBuffer();
+        c.size = size;
+        c.kind = Arrays.copyOf(kind, Math.max(1, size));
+        c.isNull = Arrays.copyOf(isNull, Math.max(1, size));
+        c.key = Arrays.copyOf(key, Math.max(1, size));
+        c.value = Arrays.copyOf(value, Math.max(1, size));
+        c.value2 = Arrays.copyOf(value2, Math.max(1, size));
+        c.listLen = Arrays.copyOf(listLen, Math.max(1, size));
+        c.lists = new long[Math.max(1, size)][];
+        for (int i = 0; i < size; i++) {
+            if (kind[i] == History.LIST_READ && lists[i] != null) c.lists[i] = Arrays.copyOf(lists[i], listLen[i]);
+        }
+        return c;
+    }
+}

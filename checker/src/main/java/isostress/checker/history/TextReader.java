@@ -1,0 +1,214 @@
+package isostress.checker.history;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+/**
+ * Reads the text format of MTC, PolySI and IsoVista: one op per line, {@code r(key,value,session,txn)} or
+ * {@code w(key,value,session,txn)}.
+ *
+ * <p>Conventions of that format (shared/corpus/README.md): a transaction is the pair (session, txn), since some files
+ * reuse a txn number in two sessions; order within a session is the order of first appearance; every transaction is
+ * committed; there is no real-time order. Initial values come in one of two forms, detected here: an explicit
+ * initial transaction (session 0 holding a single write-only transaction) becomes the {@link InitialState};
+ * otherwise, when no transaction writes the value 0, every key starts at 0 (PolySI's implicit initial transaction).
+ *
+ * <p>A hand-written byte scanner: a million-transaction file has three million lines, and this parses them in a
+ * fraction of a second without creating a string per line.
+ */
+public final class TextReader implements HistoryReader {
+
+    @Override
+    public History read(InputStream in, String source) throws IOException {
+        Scanner s = new Scanner(in, source);
+        int n = 0;
+        byte[] kind = new byte[1024];
+        long[] key = new long[1024], value = new long[1024];
+        int[] slotOf = new int[1024];
+        LongPairIntMap slots = new LongPairIntMap(1024);
+        long[] slotSession = new long[256], slotTxn = new long[256];
+        int[] slotLine = new int[256];
+        int slotCount = 0;
+        boolean writesZero = false;
+        while (s.skipBlankLines()) {
+            int line = s.line;
+            int c = s.next();
+            byte kd;
+            if (c == 'r') kd = History.READ;
+            else if (c == 'w') kd = History.WRITE;
+            else throw s.error("expected r(key,value,session,txn) or w(key,value,session,txn)");
+            s.expect('(');
+            long k = s.number("key");
+            s.expect(',');
+            long v = s.number("value");
+            s.expect(',');
+            long sess = s.number("session");
+            s.expect(',');
+            long tx = s.number("txn");
+            s.expect(')');
+            s.endOfLine();
+            if (n == kind.length) {
+                kind = Arrays.copyOf(kind, n * 2);
+                key = Arrays.copyOf(key, n * 2);
+                value = Arrays.copyOf(value, n * 2);
+                slotOf = Arrays.copyOf(slotOf, n * 2);
+            }
+            int slot = slots.get(sess, tx);
+            if (slot == LongPairIntMap.MISSING) {
+                slot = slotCount++;
+                slots.put(sess, tx, slot);
+                if (slot == slotSession.length) {
+                    slotSession = Arrays.copyOf(slotSession, slot * 2);
+                    slotTxn = Arrays.copyOf(slotTxn, slot * 2);
+                    slotLine = Arrays.copyOf(slotLine, slot * 2);
+                }
+                slotSession[slot] = sess;
+                slotTxn[slot] = tx;
+                slotLine[slot] = line;
+            }
+            kind[n] = kd;
+            key[n] = k;
+            value[n] = v;
+            slotOf[n] = slot;
+            if (kd == History.WRITE && v == 0) writesZero = true;
+            n++;
+        }
+
+        // Group ops by transaction (counting sort keeps each transaction's ops in file order).
+        int[] start = new int[slotCount + 1];
+        for (int i = 0; i < n; i++) start[slotOf[i] + 1]++;
+        for (int t = 0; t < slotCount; t++) start[t + 1] += start[t];
+        int[] order = new int[n];
+        int[] fill = Arrays.copyOf(start, slotCount);
+        for (int i = 0; i < n; i++) order[fill[slotOf[i]]++] = i;
+
+        int initSlot = explicitInitialTxn(slotCount, slotSession, start, order, kind);
+        History.Builder b = History.builder().source(source).realTime(false);
+        if (initSlot >= 0) {
+            java.util.Map<Long, Long> init = new java.util.LinkedHashMap<>();
+            for (int j = start[initSlot]; j < start[initSlot + 1]; j++) init.put(key[order[j]], value[order[j]]);
+            b.initial(new InitialState(null, init));
+        } else if (!writesZero) {
+            b.initial(InitialState.allKeys(0L));
+        }
+        long idx = 0;
+        for (int t = 0; t < slotCount; t++) {
+            if (t == initSlot) continue;
+            b.beginTxn(slotSession[t], Outcome.OK, idx, idx + 1, -1, -1, slotLine[t]);
+            idx += 2;
+            for (int j = start[t]; j < start[t + 1]; j++) {
+                int i = order[j];
+                if (kind[i] == History.READ) b.read(key[i], value[i]); else b.write(key[i], value[i]);
+            }
+            b.endTxn();
+        }
+        return b.build();
+    }
+
+    /** The slot of an explicit initial transaction: session 0's only transaction, holding writes only; else -1. */
+    private static int explicitInitialTxn(int slotCount, long[] slotSession, int[] start, int[] order, byte[] kind) {
+        int found = -1;
+        for (int t = 0; t < slotCount; t++) {
+            if (slotSession[t] != 0) continue;
+            if (found >= 0) return -1; // session 0 has several transactions: an ordinary session
+            found = t;
+        }
+        if (found < 0) return -1;
+        for (int j = start[found]; j < start[found + 1]; j++) if (kind[order[j]] != History.WRITE) return -1;
+        return found;
+    }
+
+    /** Byte scanner with line tracking. */
+    private static final class Scanner {
+        private final InputStream in;
+        private final String source;
+        private final byte[] buf = new byte[1 << 16];
+        private int pos, lim;
+        int line = 1;
+
+        Scanner(InputStream in, String source) {
+            this.in = in;
+            this.source = source;
+        }
+
+        int peek() throws IOException {
+            if (pos == lim) {
+                lim = in.read(buf, 0, buf.length);
+                pos = 0;
+                if (lim <= 0) {
+                    lim = 0;
+                    return -1;
+                }
+            }
+            return buf[pos] & 0xff;
+        }
+
+        int next() throws IOException {
+            int c = peek();
+            if (c >= 0) pos++;
+            return c;
+        }
+
+        /** Skips blank lines and leading spaces; false at end of input. */
+        boolean skipBlankLines() throws IOException {
+            while (true) {
+                int c = peek();
+                if (c == -1) return false;
+                if (c == '\n') {
+                    pos++;
+                    line++;
+                } else if (c == ' ' || c == '\t' || c == '\r') {
+                    pos++;
+                } else {
+                    return true;
+                }
+            }
+        }
+
+        void skipSpaces() throws IOException {
+            int c;
+            while ((c = peek()) == ' ' || c == '\t') pos++;
+        }
+
+        void expect(char ch) throws IOException {
+            skipSpaces();
+            if (peek() != ch) throw error("expected '" + ch + "'");
+            pos++;
+        }
+
+        long number(String what) throws IOException {
+            skipSpaces();
+            boolean neg = false;
+            if (peek() == '-') {
+                neg = true;
+                pos++;
+            }
+            int c = peek();
+            if (c < '0' || c > '9') throw error("expected an integer " + what);
+            long v = 0;
+            while ((c = peek()) >= '0' && c <= '9') {
+                if (v > (Long.MAX_VALUE - (c - '0')) / 10) throw error("integer " + what + " too large");
+                v = v * 10 + (c - '0');
+                pos++;
+            }
+            return neg ? -v : v;
+        }
+
+        void endOfLine() throws IOException {
+            int c;
+            while ((c = peek()) == ' ' || c == '\t' || c == '\r') pos++;
+            if (c == '\n') {
+                pos++;
+                line++;
+            } else if (c != -1) {
+                throw error("unexpected text after ')'");
+            }
+        }
+
+        InputException error(String what) {
+            return new InputException(source, line, what + " (lines look like r(key,value,session,txn) or "
+                    + "w(key,value,session,txn))");
+        }
+    }
+}

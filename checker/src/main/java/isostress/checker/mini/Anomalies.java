@@ -1,0 +1,112 @@
+package isostress.checker.mini;
+
+import isostress.checker.history.History;
+import isostress.checker.history.Txn;
+import isostress.checker.model.Anomaly;
+import isostress.checker.model.AnomalyType;
+import isostress.checker.model.CycleVariant;
+import isostress.checker.model.EdgeKind;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.MtcAnomaly;
+import isostress.checker.model.Step;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Collects anomalies as data, at most a configured number per name (the rest are counted), and remembers which
+ * levels they prove violated.
+ */
+final class Anomalies {
+    private final History h;
+    private final int perType;
+    private final List<Anomaly> listed = new ArrayList<>();
+    private final Map<String, Integer> counts = new HashMap<>();
+    private final Set<IsolationLevel> nonCycleViolated = EnumSet.noneOf(IsolationLevel.class);
+    private final Set<String> seenCycles = new java.util.HashSet<>();
+    private int omitted;
+
+    Anomalies(History h, int perType) {
+        this.h = h;
+        this.perType = perType;
+    }
+
+    List<Anomaly> listed() {
+        return listed;
+    }
+
+    int omitted() {
+        return omitted;
+    }
+
+    /** The weakest level proven violated by a non-cycle anomaly (read of garbage, intra-transaction), or null. */
+    IsolationLevel nonCycleLevel() {
+        List<IsolationLevel> w = IsolationLevel.weakest(nonCycleViolated);
+        return w.isEmpty() ? null : w.get(0);
+    }
+
+    /** Adds an anomaly; returns false when it was only counted (over the limit or a duplicate cycle). */
+    boolean add(Anomaly a) {
+        if (!a.steps().isEmpty()) {
+            // The same cycle may be found by several level checks; list it once.
+            Set<Integer> members = new LinkedHashSet<>();
+            for (Step s : a.steps()) members.add(s.from());
+            String id = a.name() + members.stream().sorted().toList();
+            if (!seenCycles.add(id)) return false;
+        }
+        int c = counts.merge(a.name(), 1, Integer::sum);
+        if (c > perType) {
+            omitted++;
+            return false;
+        }
+        listed.add(a);
+        return true;
+    }
+
+    private void nonCycle(AnomalyType type, MtcAnomaly alias, int t, int op, List<Integer> others, List<Step> steps) {
+        nonCycleViolated.add(alias.level());
+        List<Txn> txns = new ArrayList<>();
+        txns.add(h.txn(t));
+        for (int o : others) txns.add(h.txn(o));
+        add(new Anomaly(type, CycleVariant.NONE, alias, alias.level(), txns, steps, h.op(op), h.opKey(op)));
+    }
+
+    void thinAir(int t, int op) {
+        nonCycle(AnomalyType.THIN_AIR_READ, MtcAnomaly.THIN_AIR_READ, t, op, List.of(), List.of());
+    }
+
+    void abortedRead(int t, int op, int writer) {
+        nonCycle(AnomalyType.G1A, MtcAnomaly.ABORTED_READ, t, op, List.of(writer), List.of(readStep(writer, t, op)));
+    }
+
+    void intermediateRead(int t, int op, int writer) {
+        nonCycle(AnomalyType.G1B, MtcAnomaly.INTERMEDIATE_READ, t, op, List.of(writer),
+                List.of(readStep(writer, t, op)));
+    }
+
+    void futureRead(int t, int op) {
+        nonCycle(AnomalyType.FUTURE_READ, MtcAnomaly.FUTURE_READ, t, op, List.of(), List.of());
+    }
+
+    void notMyLastWrite(int t, int op, long last) {
+        nonCycle(AnomalyType.INTERNAL, MtcAnomaly.NOT_MY_LAST_WRITE, t, op, List.of(), List.of());
+    }
+
+    void notMyOwnWrite(int t, int op, long last) {
+        nonCycle(AnomalyType.INTERNAL, MtcAnomaly.NOT_MY_OWN_WRITE, t, op, List.of(), List.of());
+    }
+
+    void nonRepeatableRead(int t, int firstOp, int op) {
+        nonCycle(AnomalyType.INTERNAL, MtcAnomaly.NON_REPEATABLE_READS, t, op, List.of(), List.of());
+    }
+
+    private Step readStep(int writer, int reader, int op) {
+        return new Step(writer, reader, EdgeKind.WR, h.opKey(op), h.opValueNull(op) ? null : h.opValue(op), null,
+                false, -1);
+    }
+}

@@ -1,0 +1,249 @@
+package isostress.checker.mini;
+
+import isostress.checker.CheckOptions;
+import isostress.checker.general.PrefixSearch;
+import isostress.checker.general.SearchHistory;
+import isostress.checker.history.History;
+import isostress.checker.history.LongPairIntMap;
+import isostress.checker.history.Outcome;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.LevelResult;
+import isostress.checker.model.Result;
+import isostress.checker.model.Verdict;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a mini-transaction history at the requested levels, and at weaker ones as needed to name the weakest level
+ * it violates.
+ *
+ * <p>Each level has its own exact check (see the per-level classes). Levels are related by the lattice of
+ * {@link IsolationLevel}: a valid level makes every weaker one valid, an invalid one every stronger one invalid, so a
+ * level is computed only when neither shortcut applies. When a requested level is violated, the weaker levels are
+ * examined from the weakest up, and the first violated one is the answer.
+ */
+public final class MiniChecker {
+    private final History h;
+    private final MiniContext ctx;
+    private final Map<IsolationLevel, LevelResult> done = new EnumMap<>(IsolationLevel.class);
+    private final Map<String, Object> stats = new LinkedHashMap<>();
+    private int lostUpdates = -1, serCycles = -1, siCycles = -1;
+
+    private MiniChecker(History h, CheckOptions options) {
+        this.h = h;
+        long t0 = System.nanoTime();
+        Anomalies anomalies = new Anomalies(h, options.anomaliesPerType());
+        MiniHistory m = MiniHistory.of(h, anomalies);
+        MiniGraph g = MiniGraph.of(m);
+        ctx = new MiniContext(m, g, new CycleReporter(g), anomalies, options);
+        stats.put("index_ms", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * Checks {@code h} at {@code levels}.
+     *
+     * @throws isostress.checker.history.InputException when {@code h} is not a mini-transaction history, writes a
+     *                                                  value twice, or lacks the real time a level needs
+     */
+    public static Result check(History h, Collection<IsolationLevel> levels, CheckOptions options) {
+        MiniChecker c = new MiniChecker(h, options);
+        return c.run(new ArrayList<>(levels));
+    }
+
+    private Result run(List<IsolationLevel> requested) {
+        for (IsolationLevel l : requested) eval(l);
+        for (IsolationLevel l : requested) {
+            if (done.get(l).verdict() != Verdict.INVALID) continue;
+            for (IsolationLevel w : IsolationLevel.values()) {
+                // Per-key linearizability is off the transactional chain: examined only when asked for.
+                if (w == IsolationLevel.LINEARIZABLE && !requested.contains(w)) continue;
+                if (w != l && l.implies(w)) eval(w);
+            }
+        }
+        MiniHistory m = ctx.m();
+        int ok = 0, fail = 0, info = 0, infoCommitted = 0;
+        for (int t = 0; t < m.n; t++) {
+            Outcome o = h.outcome(t);
+            if (o == Outcome.OK) ok++;
+            else if (o == Outcome.FAIL) fail++;
+            else {
+                info++;
+                if (m.included[t]) infoCommitted++;
+            }
+        }
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("transactions", m.n);
+        s.put("ok", ok);
+        s.put("fail", fail);
+        s.put("info", info);
+        s.put("info_counted_committed", infoCommitted);
+        s.put("keys", m.keyCount);
+        s.put("dependency_edges", ctx.g().edges);
+        s.putAll(stats);
+        List<LevelResult> levels = new ArrayList<>(done.values());
+        return new Result(shape(), levels, requested, ctx.anomalies().listed(), ctx.anomalies().omitted(), s);
+    }
+
+    private String shape() {
+        for (int o = 0; o < h.opCount(); o++) {
+            if (h.opKind(o) != History.CAS) return "mini-transaction";
+        }
+        return "lightweight-transaction (CAS)";
+    }
+
+    private LevelResult eval(IsolationLevel l) {
+        LevelResult r = done.get(l);
+        if (r != null) return r;
+        for (LevelResult d : new ArrayList<>(done.values())) {
+            if (d.verdict() == Verdict.VALID && d.level().implies(l)) {
+                return put(new LevelResult(l, Verdict.VALID, "implied: the history is " + d.level() + " (valid)",
+                        d.algorithm()));
+            }
+            if (d.verdict() == Verdict.INVALID && l.implies(d.level())) {
+                return put(new LevelResult(l, Verdict.INVALID, "implied: the history violates " + d.level(),
+                        d.algorithm()));
+            }
+        }
+        long t0 = System.nanoTime();
+        r = compute(l);
+        stats.put(l.alias() + "_ms", (System.nanoTime() - t0) / 1_000_000);
+        return put(r);
+    }
+
+    private LevelResult put(LevelResult r) {
+        done.put(r.level(), r);
+        return r;
+    }
+
+    private LevelResult compute(IsolationLevel l) {
+        MiniHistory m = ctx.m();
+        if ((l == IsolationLevel.STRICT_SERIALIZABLE || l == IsolationLevel.LINEARIZABLE) && !h.realTime()) {
+            throw new isostress.checker.history.InputException(h.source(), 0, "the history has no real-time order "
+                    + "(the text format records none), so " + l + " cannot be checked; use serializable or weaker");
+        }
+        IsolationLevel nonCycle = ctx.anomalies().nonCycleLevel();
+        if (nonCycle != null && (l.implies(nonCycle) || l == IsolationLevel.LINEARIZABLE)) {
+            return new LevelResult(l, Verdict.INVALID, "reads that no execution allows (" + nonCycle
+                    + " anomalies, found before any cycle search)", "read validation (MTC §IV-B footnote)");
+        }
+        switch (l) {
+            case READ_COMMITTED:
+                return verdict(l, SaturationChecker.check(ctx, l), "forced commit-order edges", SaturationChecker.ALGORITHM_RC);
+            case READ_ATOMIC:
+                return verdict(l, SaturationChecker.check(ctx, l), "forced commit-order edges", SaturationChecker.ALGORITHM_RA);
+            case CAUSAL: {
+                CausalChecker.Outcome o = CausalChecker.check(ctx);
+                if (o.violations() == 0 && o.unknownReason() != null) {
+                    return new LevelResult(l, Verdict.UNKNOWN, o.unknownReason(), CausalChecker.ALGORITHM);
+                }
+                return verdict(l, o.violations(), "causal stale reads or forced-order cycles", CausalChecker.ALGORITHM);
+            }
+            case PREFIX:
+                if (lostUpdates() == 0) {
+                    return verdict(l, siCycles(), "cycles without adjacent rw edges (PC = SI on read-modify-write "
+                            + "histories without lost updates)", SiChecker.ALGORITHM);
+                }
+                return prefixSearch();
+            case SNAPSHOT_ISOLATION: {
+                if (lostUpdates() > 0) {
+                    return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", SiChecker.ALGORITHM);
+                }
+                return verdict(l, siCycles(), "cycles without adjacent rw edges", SiChecker.ALGORITHM);
+            }
+            case SERIALIZABLE: {
+                int c = serCycles();
+                if (lostUpdates() > 0) {
+                    return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)"
+                            + (c > 0 ? " and " + c + " cyclic component(s)" : ""), SerChecker.ALGORITHM);
+                }
+                return verdict(l, c, "strongly connected components with a cycle", SerChecker.ALGORITHM);
+            }
+            case STRICT_SERIALIZABLE: {
+                LevelResult ser = eval(IsolationLevel.SERIALIZABLE);
+                if (ser.verdict() == Verdict.INVALID) {
+                    return new LevelResult(l, Verdict.INVALID, "implied: the history violates serializable",
+                            ser.algorithm());
+                }
+                return verdict(l, SserChecker.cycles(ctx), "cycles through real-time order", SserChecker.ALGORITHM);
+            }
+            case LINEARIZABLE: {
+                int bad = LinChecker.check(ctx);
+                if (lostUpdates() > 0 && bad == 0) bad = lostUpdates();
+                return verdict(l, bad, "keys whose operations have no linearization", LinChecker.ALGORITHM);
+            }
+            default:
+                throw new IllegalStateException(l.toString());
+        }
+    }
+
+    private LevelResult verdict(IsolationLevel l, int violations, String what, String algorithm) {
+        if (violations > 0) return new LevelResult(l, Verdict.INVALID, violations + " " + what, algorithm);
+        MiniHistory m = ctx.m();
+        if (m.undeterminedWrites > 0) {
+            return new LevelResult(l, Verdict.UNKNOWN, m.undeterminedWrites + " write(s) of info transactions "
+                    + "whose read of the same key was not recorded (first: T" + m.firstUndetermined
+                    + "), so their place in the version order is unknown; no violation found without them", algorithm);
+        }
+        return new LevelResult(l, Verdict.VALID, "no " + what, algorithm);
+    }
+
+    private int lostUpdates() {
+        if (lostUpdates < 0) lostUpdates = LostUpdates.report(ctx);
+        return lostUpdates;
+    }
+
+    private int serCycles() {
+        if (serCycles < 0) serCycles = SerChecker.cycles(ctx);
+        return serCycles;
+    }
+
+    private int siCycles() {
+        if (siCycles < 0) siCycles = SiChecker.cycles(ctx);
+        return siCycles;
+    }
+
+    /** PC with lost updates: the version order is not fixed, so search (Biswas &amp; Enea §4.2). */
+    private LevelResult prefixSearch() {
+        MiniHistory m = ctx.m();
+        LongPairIntMap sessionOf = new LongPairIntMap(64);
+        int[] dense = new int[m.n];
+        int sessions = 0, count = 0;
+        for (int t = 0; t < m.n; t++) {
+            if (!m.included[t]) continue;
+            dense[t] = count++;
+            if (sessionOf.get(h.process(t), 0) == LongPairIntMap.MISSING) sessionOf.put(h.process(t), 0, sessions++);
+        }
+        SearchHistory.Builder b = new SearchHistory.Builder(m.keyCount, sessions);
+        for (int t = 0; t < m.n; t++) {
+            if (!m.included[t]) continue;
+            b.begin(sessionOf.get(h.process(t), 0));
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                if (!SaturationChecker.externalRead(m, t, o)) continue;
+                int src = m.readSource(t, o);
+                if (src == MiniHistory.NONE) continue;
+                int wt = m.versionTxn(src);
+                b.read(m.keyId(h.opKey(o)), wt < 0 ? -1 : dense[wt]);
+            }
+            for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) if (m.accWrites[a]) b.write(m.accKey[a]);
+            b.end();
+        }
+        PrefixSearch.Outcome o = PrefixSearch.check(b.build(), PrefixSearch.Mode.PC, ctx.options().searchBudget());
+        String alg = "prefix search (Biswas & Enea §4.1 Alg. 2 with the §4.2 PC reduction)";
+        switch (o.answer()) {
+            case VALID:
+                return verdict(IsolationLevel.PREFIX, 0, "violation: a commit order satisfying the prefix axiom exists ("
+                        + o.states() + " states)", alg);
+            case INVALID:
+                return new LevelResult(IsolationLevel.PREFIX, Verdict.INVALID, "no commit order satisfies the prefix "
+                        + "axiom (exhaustive search, " + o.states() + " states)", alg);
+            default:
+                return new LevelResult(IsolationLevel.PREFIX, Verdict.UNKNOWN, "the prefix search exceeded its budget "
+                        + "of " + ctx.options().searchBudget() + " states", alg);
+        }
+    }
+}

@@ -1,0 +1,460 @@
+package isostress.checker.mini;
+
+import isostress.checker.history.History;
+import isostress.checker.history.InputException;
+import isostress.checker.history.LongPairIntMap;
+import isostress.checker.history.Outcome;
+
+import java.util.Arrays;
+
+/**
+ * A mini-transaction history compiled for checking: keys made dense, each transaction's accesses (one per key it
+ * touches, with its first external read and its last write), the transactions counted as committed, and the
+ * version forest of each key.
+ *
+ * <p>Why this is enough (MTC §IV-A): values are unique, so every read names its writer (WR is determined); every
+ * write is preceded by a read of the same key (read-modify-write), so every write names the version it overwrote,
+ * and WW is determined except where two writers overwrote the same version (the Divergence pattern, Def. 10).
+ * Per key the versions therefore form a forest: each written version's parent is the version its writer read; the
+ * roots are the key's initial version (the paper's ⊥T) and versions whose writer's read is unusable (an anomaly).
+ * A version with two or more children is a lost update.
+ *
+ * <p>Only the MT property the algorithms rely on is required: every write preceded by a read of its key in the same
+ * transaction (Def. 8, second criterion). Transactions with more than four operations or two keys are accepted
+ * (the algorithms and their proofs do not use those bounds; they keep database execution short). Blind writes and
+ * list operations are rejected with the first offending transaction named.
+ *
+ * <p>Outcomes: {@code ok} transactions are committed; {@code fail} ones are not, and reading their writes is G1a;
+ * an {@code info} transaction is committed iff some committed transaction read one of its writes (computed as a
+ * closure), otherwise it is dropped, which only removes constraints. In an {@code info} transaction a null read is
+ * "not known" (Jepsen copies the invocation), in an {@code ok} one it is the initial value.
+ */
+final class MiniHistory {
+    /** Source of an access with no usable external read. */
+    static final int NONE = -1;
+
+    /** Read state of an access. */
+    static final byte NO_READ = 0, READ_VALUE = 1, READ_NULL = 2, READ_UNKNOWN = 3;
+
+    final History h;
+    final int n;
+    final int keyCount;
+    final long[] keyOf;
+    // Accesses: transaction t owns accesses accStart[t] .. accStart[t+1]-1, one per key, in first-touch order.
+    final int accCount;
+    final int[] accStart;
+    final int[] accTxn;
+    final int[] accKey;
+    final byte[] accReadState;
+    final long[] accRead;
+    final int[] accReadOp;
+    final boolean[] accWrites;
+    final long[] accWrite;
+    /** Version read by each access's first external read: an access id (a written version), an initial version
+     * {@code accCount + key}, or {@link #NONE}. */
+    final int[] accSource;
+    final boolean[] included;
+    /** Written versions (accesses that write) whose parent is unknown because their writer's read is unknown. */
+    int undeterminedWrites;
+    int firstUndetermined = -1;
+    // Versions: ids 0..accCount-1 are written versions (only accesses that write), accCount+k the initial one of key k.
+    final int versionCount;
+    final int[] childStart, children;
+    final int[] readerStart, readers;
+    /** Euler-tour intervals on the version forest: u is an ancestor-or-self of v iff tin[u] <= tin[v] < tout[u]. */
+    private final int[] tin, tout;
+    final Anomalies anomalies;
+    /** True when some version has two or more children: a lost update, so the version order is not fixed. */
+    final boolean anyDivergence;
+    final LongPairIntMap writers;
+    /** Dense id of each key. */
+    final LongPairIntMap keyIds;
+
+    private MiniHistory(History h, Anomalies anomalies) {
+        this.h = h;
+        this.n = h.size();
+        this.anomalies = anomalies;
+        keyIds = new LongPairIntMap(1024);
+        long[] keys = new long[1024];
+        int kc = 0;
+        int[] start = new int[n + 1];
+        int maxAcc = h.opCount();
+        int[] aTxn = new int[maxAcc], aKey = new int[maxAcc], aReadOp = new int[maxAcc];
+        byte[] aReadState = new byte[maxAcc];
+        long[] aRead = new long[maxAcc], aWrite = new long[maxAcc];
+        boolean[] aWrites = new boolean[maxAcc];
+        writers = new LongPairIntMap(Math.max(16, maxAcc));
+        int acc = 0;
+        for (int t = 0; t < n; t++) {
+            start[t] = acc;
+            int first = acc;
+            boolean info = h.outcome(t) == Outcome.INFO;
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                byte kind = h.opKind(o);
+                if (kind == History.APPEND || kind == History.LIST_READ) {
+                    throw notMini(t, "it has list-append operations (" + h.op(o) + ")");
+                }
+                long key = h.opKey(o);
+                int k = keyIds.get(key, 0);
+                if (k == LongPairIntMap.MISSING) {
+                    k = kc++;
+                    keyIds.put(key, 0, k);
+                    if (k == keys.length) keys = Arrays.copyOf(keys, k * 2);
+                    keys[k] = key;
+                }
+                int a = first;
+                while (a < acc && aKey[a] != k) a++;
+                if (a == acc) {
+                    acc++;
+                    aTxn[a] = t;
+                    aKey[a] = k;
+                    aReadState[a] = NO_READ;
+                    aWrites[a] = false;
+                }
+                if (kind == History.READ || kind == History.CAS) {
+                    if (!aWrites[a] && aReadState[a] == NO_READ) {
+                        aReadOp[a] = o;
+                        if (h.opValueNull(o)) {
+                            aReadState[a] = info && kind == History.READ ? READ_UNKNOWN : READ_NULL;
+                        } else {
+                            aReadState[a] = READ_VALUE;
+                            aRead[a] = h.opValue(o);
+                        }
+                    }
+                }
+                if (kind == History.WRITE || kind == History.CAS) {
+                    if (aReadState[a] == NO_READ && !aWrites[a]) {
+                        throw notMini(t, "it writes key " + key + " without reading it first (" + h.op(o) + ")");
+                    }
+                    long v = kind == History.WRITE ? h.opValue(o) : h.casNew(o);
+                    if (aWrites[a]) writers.put(key, aWrite[a], encodeIntermediate(t)); // the previous write
+                    registerWrite(t, key, v, a, aTxn);
+                    aWrites[a] = true;
+                    aWrite[a] = v;
+                }
+            }
+        }
+        start[n] = acc;
+        keyCount = kc;
+        keyOf = Arrays.copyOf(keys, kc);
+        accCount = acc;
+        accStart = start;
+        accTxn = Arrays.copyOf(aTxn, acc);
+        accKey = Arrays.copyOf(aKey, acc);
+        accReadState = Arrays.copyOf(aReadState, acc);
+        accRead = Arrays.copyOf(aRead, acc);
+        accReadOp = Arrays.copyOf(aReadOp, acc);
+        accWrites = Arrays.copyOf(aWrites, acc);
+        accWrite = Arrays.copyOf(aWrite, acc);
+        accSource = new int[acc];
+        included = new boolean[n];
+        versionCount = acc + kc;
+        resolveSourcesAndInclusion();
+        scanReadsForAnomalies();
+        int[][] cs = group(true);
+        childStart = cs[0];
+        children = cs[1];
+        int[][] rs = group(false);
+        readerStart = rs[0];
+        readers = rs[1];
+        boolean div = false;
+        for (int v = 0; v < versionCount && !div; v++) div = divergent(v);
+        anyDivergence = div;
+        tin = new int[versionCount];
+        tout = new int[versionCount];
+        eulerTour();
+    }
+
+    /** Compiles {@code h}; raises {@link InputException} for non-MT histories and duplicate written values. */
+    static MiniHistory of(History h, Anomalies anomalies) {
+        return new MiniHistory(h, anomalies);
+    }
+
+    // ---- writes: (key, value) -> final write access << 1, or intermediate writer txn << 1 | 1 ----
+
+    private static int encodeIntermediate(int t) {
+        return (t << 1) | 1;
+    }
+
+    private void registerWrite(int t, long key, long value, int access, int[] txnOfAccess) {
+        if (h.initial().isInitial(key, value)) {
+            throw new InputException(h.source(), h.line(t), "duplicate written value: transaction T" + t
+                    + " writes " + value + " to key " + key + ", which is also the key's initial value; every "
+                    + "write of a key must write a value never written to it before");
+        }
+        int prev = writers.put(key, value, access << 1);
+        if (prev != LongPairIntMap.MISSING) {
+            int other = (prev & 1) == 1 ? prev >>> 1 : txnOfAccess[prev >>> 1];
+            throw new InputException(h.source(), h.line(t), "duplicate written value: transaction T" + t
+                    + " writes " + value + " to key " + key + ", already written by T" + other + " (line "
+                    + h.line(other) + "); every write of a key must write a value never written to it before");
+        }
+    }
+
+    /** The writer of (key, value): the final-write access id, or -(txn+2) for an intermediate write, or NONE. */
+    int writerOf(long key, long value) {
+        int code = writers.get(key, value);
+        if (code == LongPairIntMap.MISSING) return NONE;
+        return (code & 1) == 0 ? code >>> 1 : -((code >>> 1) + 2);
+    }
+
+    // ---- inclusion of info transactions, and each access's source version ----
+
+    private void resolveSourcesAndInclusion() {
+        int[] work = new int[n];
+        int top = 0;
+        for (int t = 0; t < n; t++) {
+            if (h.outcome(t) == Outcome.OK) {
+                included[t] = true;
+                work[top++] = t;
+            }
+        }
+        // Closure: a committed transaction's read of an info transaction's write commits that transaction.
+        while (top > 0) {
+            int t = work[--top];
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                byte kind = h.opKind(o);
+                if ((kind != History.READ && kind != History.CAS) || h.opValueNull(o)) continue;
+                if (kind == History.READ && h.outcome(t) == Outcome.INFO && h.opValueNull(o)) continue;
+                int w = writerOf(h.opKey(o), h.opValue(o));
+                int wt = w >= 0 ? accTxn[w] : w == NONE ? -1 : -w - 2;
+                if (wt >= 0 && !included[wt] && h.outcome(wt) == Outcome.INFO) {
+                    included[wt] = true;
+                    work[top++] = wt;
+                }
+            }
+        }
+        for (int a = 0; a < accCount; a++) {
+            accSource[a] = NONE;
+            int t = accTxn[a];
+            if (!included[t]) continue;
+            long key = keyOf[accKey[a]];
+            switch (accReadState[a]) {
+                case READ_NULL:
+                    if (h.initial().isInitial(key, null)) accSource[a] = accCount + accKey[a];
+                    break;
+                case READ_VALUE: {
+                    if (h.initial().isInitial(key, accRead[a])) {
+                        accSource[a] = accCount + accKey[a];
+                        break;
+                    }
+                    int w = writerOf(key, accRead[a]);
+                    if (w >= 0 && accTxn[w] != t && h.outcome(accTxn[w]) != Outcome.FAIL) accSource[a] = w;
+                    break;
+                }
+                case READ_UNKNOWN:
+                    if (accWrites[a]) {
+                        undeterminedWrites++;
+                        if (firstUndetermined < 0) firstUndetermined = t;
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+
+    /**
+     * Non-cycle anomalies, checked first for every committed transaction (MTC §IV-B footnote; Table I rows a-g):
+     * reads of values nobody wrote, of aborted or intermediate writes, of the transaction's own future write, reads
+     * after an own write that return something else, and repeated reads that disagree.
+     */
+    private void scanReadsForAnomalies() {
+        for (int t = 0; t < n; t++) {
+            if (!included[t]) continue;
+            boolean info = h.outcome(t) == Outcome.INFO;
+            for (int a = accStart[t]; a < accStart[t + 1]; a++) {
+                long key = keyOf[accKey[a]];
+                boolean wrote = false;
+                long last = 0;
+                boolean firstExternal = true;
+                for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                    if (h.opKey(o) != key) continue;
+                    byte kind = h.opKind(o);
+                    if (kind == History.READ || (kind == History.CAS && !wrote)) {
+                        boolean nul = h.opValueNull(o);
+                        if (nul && info && kind == History.READ) continue; // not known
+                        long v = h.opValue(o);
+                        if (wrote && kind == History.READ) {
+                            if (!nul && v == last) continue;
+                            if (!nul && ownEarlierWrite(t, key, v, o)) anomalies.notMyLastWrite(t, o, last);
+                            else anomalies.notMyOwnWrite(t, o, last);
+                            continue;
+                        }
+                        if (!firstExternal) {
+                            boolean same = nul ? accReadState[a] == READ_NULL
+                                    : accReadState[a] == READ_VALUE && accRead[a] == v;
+                            if (!same) anomalies.nonRepeatableRead(t, accReadOp[a], o);
+                            continue;
+                        }
+                        firstExternal = false;
+                        classifyExternalRead(t, o, key, nul, v);
+                    }
+                    if (kind == History.WRITE || kind == History.CAS) {
+                        wrote = true;
+                        last = kind == History.WRITE ? h.opValue(o) : h.casNew(o);
+                    }
+                }
+            }
+        }
+    }
+
+    private void classifyExternalRead(int t, int o, long key, boolean nul, long v) {
+        if (h.initial().isInitial(key, nul ? null : v)) return;
+        if (nul) {
+            anomalies.thinAir(t, o);
+            return;
+        }
+        int w = writerOf(key, v);
+        if (w == NONE) {
+            anomalies.thinAir(t, o);
+            return;
+        }
+        int wt = w >= 0 ? accTxn[w] : -w - 2;
+        if (wt == t) anomalies.futureRead(t, o);
+        else if (h.outcome(wt) == Outcome.FAIL) anomalies.abortedRead(t, o, wt);
+        else if (w < 0) anomalies.intermediateRead(t, o, wt);
+    }
+
+    private boolean ownEarlierWrite(int t, long key, long v, int before) {
+        for (int o = h.firstOp(t); o < before; o++) {
+            if (h.opKey(o) != key) continue;
+            if (h.opKind(o) == History.WRITE && h.opValue(o) == v) return true;
+            if (h.opKind(o) == History.CAS && h.casNew(o) == v) return true;
+        }
+        return false;
+    }
+
+    // ---- version forest ----
+
+    /** Groups included accesses by source version: the writers (children) or all external readers. */
+    private int[][] group(boolean writersOnly) {
+        int[] st = new int[versionCount + 1];
+        for (int a = 0; a < accCount; a++) {
+            if (accSource[a] != NONE && (!writersOnly || accWrites[a])) st[accSource[a] + 1]++;
+        }
+        for (int v = 0; v < versionCount; v++) st[v + 1] += st[v];
+        int[] out = new int[st[versionCount]];
+        int[] fill = Arrays.copyOf(st, versionCount);
+        for (int a = 0; a < accCount; a++) {
+            if (accSource[a] != NONE && (!writersOnly || accWrites[a])) out[fill[accSource[a]]++] = a;
+        }
+        return new int[][] {st, out};
+    }
+
+    private void eulerTour() {
+        Arrays.fill(tin, -1);
+        int clock = 0;
+        int[] stack = new int[versionCount];
+        int[] cursor = new int[versionCount];
+        for (int root = 0; root < versionCount; root++) {
+            boolean isRoot = root >= accCount ? true : (accWrites[root] && included[accTxn[root]]
+                    && accSource[root] == NONE);
+            if (!isRoot || tin[root] >= 0) continue;
+            int sp = 0;
+            stack[sp] = root;
+            cursor[sp] = childStart[root];
+            tin[root] = clock++;
+            while (sp >= 0) {
+                int v = stack[sp];
+                if (cursor[sp] < childStart[v + 1]) {
+                    int c = children[cursor[sp]++];
+                    if (tin[c] >= 0) continue;
+                    tin[c] = clock++;
+                    sp++;
+                    stack[sp] = c;
+                    cursor[sp] = childStart[c];
+                } else {
+                    tout[v] = clock;
+                    sp--;
+                }
+            }
+        }
+    }
+
+    /** True when version {@code a} is {@code v} or one of its descendants (both in the same key's forest). */
+    boolean descendantOrSelf(int a, int v) {
+        return tin[v] >= 0 && tin[a] >= 0 && tin[v] <= tin[a] && tin[a] < tout[v];
+    }
+
+    /**
+     * The version read by read (or CAS) op {@code o} of included transaction {@code t}: a final write's access, an
+     * initial version, or NONE when the read is not usable (unknown, thin air, aborted, intermediate, own).
+     */
+    int readSource(int t, int o) {
+        long key = h.opKey(o);
+        boolean nul = h.opValueNull(o);
+        if (nul && h.outcome(t) == Outcome.INFO && h.opKind(o) == History.READ) return NONE;
+        Long v = nul ? null : h.opValue(o);
+        if (h.initial().isInitial(key, v)) return accCount + keyIds.get(key, 0);
+        if (nul) return NONE;
+        int w = writerOf(key, v);
+        if (w < 0 || accTxn[w] == t || h.outcome(accTxn[w]) == Outcome.FAIL) return NONE;
+        return w;
+    }
+
+    /** The dense id of {@code key}. */
+    int keyId(long key) {
+        return keyIds.get(key, 0);
+    }
+
+    /** For each access: true when it is a version strictly below a version with two or more children. O(n). */
+    boolean[] belowDivergence() {
+        int[] diff = new int[versionCount + 2];
+        for (int v = 0; v < versionCount; v++) {
+            if (divergent(v) && tin[v] >= 0) {
+                diff[tin[v] + 1]++;
+                diff[tout[v]]--;
+            }
+        }
+        for (int i = 1; i < diff.length; i++) diff[i] += diff[i - 1];
+        boolean[] below = new boolean[accCount];
+        for (int a = 0; a < accCount; a++) below[a] = tin[a] >= 0 && diff[tin[a]] > 0;
+        return below;
+    }
+
+    /** True when version {@code a} hangs below a root (an initial version or a version with unusable parent). */
+    boolean inForest(int a) {
+        return tin[a] >= 0;
+    }
+
+    /** The child of version {@code v} on the path down to its descendant {@code a} (a != v). */
+    int childToward(int v, int a) {
+        int c = a;
+        while (accSource[c] != v) c = accSource[c];
+        return c;
+    }
+
+    /** The transaction that wrote version {@code v}, or -1 for an initial version. */
+    int versionTxn(int v) {
+        return v < accCount ? accTxn[v] : -1;
+    }
+
+    /** The key (dense) of version {@code v}. */
+    int versionKey(int v) {
+        return v < accCount ? accKey[v] : v - accCount;
+    }
+
+    /** The value of version {@code v}; null for an absent initial value. */
+    Long versionValue(int v) {
+        return v < accCount ? (Long) accWrite[v] : h.initial().valueOf(keyOf[v - accCount]);
+    }
+
+    /** The access of transaction {@code t} on dense key {@code k}, or NONE. */
+    int access(int t, int k) {
+        for (int a = accStart[t]; a < accStart[t + 1]; a++) if (accKey[a] == k) return a;
+        return NONE;
+    }
+
+    /** True when some version has two or more children (a lost update). */
+    boolean divergent(int v) {
+        return childStart[v + 1] - childStart[v] > 1;
+    }
+
+    private InputException notMini(int t, String why) {
+        return new InputException(h.source(), h.line(t), "not a mini-transaction history: transaction T" + t
+                + " (process " + h.process(t) + ") " + why + ". The mini-transaction checkers need every write "
+                + "preceded by a read of the same key in the same transaction (MTC Def. 8); general histories "
+                + "need the general checker");
+    }
+}

@@ -1,0 +1,236 @@
+package isostress.checker.mini;
+
+import isostress.checker.graph.Csr;
+import isostress.checker.history.History;
+import isostress.checker.model.EdgeKind;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.MtcAnomaly;
+import isostress.checker.model.Step;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Read committed, read atomic and causal consistency by saturation (Biswas &amp; Enea, OOPSLA 2019, §3, Alg. 1 and
+ * Appendix B): every axiom instance "T3 reads x from T1, T2 writes x, φ(T2, T3) ⇒ T2 before T1 in the commit order"
+ * adds a forced edge; the level holds iff so ∪ wr ∪ forced edges is acyclic. On mini-transaction histories most
+ * forced edges need no graph at all: in the version forest of x, T2's version is either an ancestor of T1's (the
+ * edge is implied by the wr chain), a descendant (an immediate contradiction, reported as the dependency cycle
+ * T3 -rw(x)-> ... -ww(x)-> T2 -> T3), or in another branch of a lost update, and only those become co edges.
+ *
+ * <ul>
+ *   <li>RC: φ = T2 wrote what an earlier read of T3 returned (T2 -wr-> β, β po-before the read of x). O(n).</li>
+ *   <li>RA: φ = T2 is a direct so or wr predecessor of T3. O(n): a mini-transaction has at most one so predecessor
+ *       and one wr predecessor per key.</li>
+ *   <li>CC: φ = T2 is a causal predecessor of T3, (so ∪ wr)+; see {@link CausalChecker}.</li>
+ * </ul>
+ */
+final class SaturationChecker {
+    static final String ALGORITHM_RC = "saturation (Biswas & Enea §3, Read Committed axiom)";
+    static final String ALGORITHM_RA = "saturation (Biswas & Enea §3, Read Atomic axiom)";
+
+    private final MiniContext ctx;
+    private final MiniHistory m;
+    private final IsolationLevel level;
+    final CoEdges co = new CoEdges();
+    int immediate;
+    private int[] predFirstRead;
+
+    SaturationChecker(MiniContext ctx, IsolationLevel level) {
+        this.ctx = ctx;
+        this.m = ctx.m();
+        this.level = level;
+    }
+
+    /** Runs the RC or RA check; returns the number of violations found (each reported). */
+    static int check(MiniContext ctx, IsolationLevel level) {
+        SaturationChecker s = new SaturationChecker(ctx, level);
+        s.saturate();
+        return s.immediate + acyclic(ctx, s.co, level);
+    }
+
+    private void saturate() {
+        History h = m.h;
+        int[] soPred = ctx.g().soPred();
+        int[] readOps = new int[16], readSrc = new int[16];
+        int[] preds = new int[16];
+        predFirstRead = new int[16];
+        for (int t3 = 0; t3 < m.n; t3++) {
+            if (!m.included[t3]) continue;
+            int nr = 0;
+            for (int o = h.firstOp(t3); o < h.endOp(t3); o++) {
+                if (!externalRead(m, t3, o)) continue;
+                int src = m.readSource(t3, o);
+                if (src == MiniHistory.NONE) continue;
+                if (nr == readOps.length) {
+                    readOps = Arrays.copyOf(readOps, nr * 2);
+                    readSrc = Arrays.copyOf(readSrc, nr * 2);
+                }
+                readOps[nr] = o;
+                readSrc[nr++] = src;
+            }
+            int np = 0;
+            if (level == IsolationLevel.READ_ATOMIC) {
+                // Direct predecessors, each with the first op of T3 that read from it (MAX_VALUE: so only).
+                if (preds.length < nr + 1) {
+                    preds = new int[nr + 1];
+                    predFirstRead = new int[nr + 1];
+                }
+                if (soPred[t3] >= 0) {
+                    preds[np] = soPred[t3];
+                    predFirstRead[np++] = Integer.MAX_VALUE;
+                }
+                for (int i = 0; i < nr; i++) {
+                    int w = m.versionTxn(readSrc[i]);
+                    if (w < 0) continue;
+                    int j = indexOf(preds, np, w);
+                    if (j < 0) {
+                        preds[np] = w;
+                        predFirstRead[np++] = readOps[i];
+                    } else if (readOps[i] < predFirstRead[j]) {
+                        predFirstRead[j] = readOps[i];
+                    }
+                }
+            }
+            for (int i = 0; i < nr; i++) {
+                int x = m.keyId(h.opKey(readOps[i]));
+                int s = readSrc[i];
+                if (level == IsolationLevel.READ_ATOMIC) {
+                    for (int j = 0; j < np; j++) {
+                        MtcAnomaly alias = predFirstRead[j] == Integer.MAX_VALUE
+                                ? MtcAnomaly.SESSION_GUARANTEE_VIOLATION
+                                : predFirstRead[j] < readOps[i] ? MtcAnomaly.NON_MONOTONIC_READ
+                                : MtcAnomaly.FRACTURED_READ;
+                        consider(preds[j], t3, x, s, alias);
+                    }
+                } else {
+                    for (int j = 0; j < i; j++) {
+                        int t2 = m.versionTxn(readSrc[j]);
+                        if (t2 >= 0) consider(t2, t3, x, s, MtcAnomaly.NON_MONOTONIC_READ);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Axiom instance: T3 read version {@code s} of key x, and {@code p} wrote x and satisfies φ, so p must commit
+     * before s's writer.
+     */
+    void consider(int p, int t3, int x, int s, MtcAnomaly alias) {
+        int t1 = m.versionTxn(s);
+        if (p == t1 || p == t3) return;
+        int pa = m.access(p, x);
+        if (pa == MiniHistory.NONE || !m.accWrites[pa]) return;
+        if (m.descendantOrSelf(pa, s)) {
+            immediate++;
+            ctx.anomalies().add(ctx.reporter().staleRead(staleReadCycle(ctx, t3, s, pa, p), alias));
+        } else if (!m.descendantOrSelf(s, pa) && t1 >= 0 && m.inForest(pa)) {
+            co.add(p, t1, x, s, t3);
+        }
+    }
+
+    /** T3 read version s of x although p, which T3 follows directly or causally, wrote a later version pa. */
+    static List<Step> staleReadCycle(MiniContext ctx, int t3, int s, int pa, int p) {
+        MiniHistory m = ctx.m();
+        List<Integer> down = new ArrayList<>();
+        for (int c = pa; c != s; c = m.accSource[c]) down.add(c);
+        long key = m.keyOf[m.versionKey(s)];
+        List<Step> steps = new ArrayList<>();
+        int first = down.get(down.size() - 1);
+        steps.add(new Step(t3, m.accTxn[first], EdgeKind.RW, key, m.versionValue(s), m.accWrite[first],
+                s >= m.accCount, -1));
+        for (int i = down.size() - 1; i > 0; i--) {
+            int a = down.get(i), b = down.get(i - 1);
+            steps.add(new Step(m.accTxn[a], m.accTxn[b], EdgeKind.WW, key, m.accWrite[a], m.accWrite[b], false, -1));
+        }
+        Step closing = ctx.reporter().best(p, t3, ctx.g().main());
+        // T3 may have read from p only in a repeated read, which adds no graph edge: say so directly.
+        steps.add(closing != null ? closing : Step.of(p, t3, EdgeKind.WR));
+        return steps;
+    }
+
+    /** so ∪ wr ∪ co must be acyclic; reports each cyclic component. */
+    static int acyclic(MiniContext ctx, CoEdges co, IsolationLevel level) {
+        MiniGraph g = ctx.g();
+        Csr main = g.main();
+        int m = 0;
+        for (int p = 0; p < main.edgeCount(); p++) {
+            EdgeKind k = g.kind(main.eid[p]);
+            if (k == EdgeKind.SO || k == EdgeKind.WR) m++;
+        }
+        int total = m + co.size;
+        int[] from = new int[total], to = new int[total], ids = new int[total];
+        int i = 0;
+        for (int u = 0; u < main.n; u++) {
+            for (int p = main.off[u]; p < main.off[u + 1]; p++) {
+                EdgeKind k = g.kind(main.eid[p]);
+                if (k != EdgeKind.SO && k != EdgeKind.WR) continue;
+                from[i] = u;
+                to[i] = main.tgt[p];
+                ids[i++] = main.eid[p];
+            }
+        }
+        for (int c = 0; c < co.size; c++) {
+            from[i] = co.from[c];
+            to[i] = co.to[c];
+            ids[i++] = -(c + 1);
+        }
+        Csr s = Csr.build(main.n, from, to, ids, total);
+        return SccCycles.report(s, s.n, ctx, (start, positions) -> {
+            List<Step> steps = new ArrayList<>(positions.length);
+            for (int pos : positions) {
+                int id = s.eid[pos];
+                steps.add(id >= 0 ? ctx.reporter().step(id) : co.step(ctx.m(), -id - 1));
+            }
+            return steps;
+        }, steps -> steps.stream().anyMatch(st -> st.kind() == EdgeKind.CO)
+                ? ctx.reporter().forcedOrderCycle(steps, level)
+                : ctx.reporter().cycle(steps, level));
+    }
+
+    /** True when op o of t is an external read: a read (or CAS) of a key before t writes it. */
+    static boolean externalRead(MiniHistory m, int t, int o) {
+        History h = m.h;
+        byte kind = h.opKind(o);
+        if (kind != History.READ && kind != History.CAS) return false;
+        long key = h.opKey(o);
+        for (int q = h.firstOp(t); q < o; q++) {
+            if (h.opKey(q) == key && (h.opKind(q) == History.WRITE || h.opKind(q) == History.CAS)) return false;
+        }
+        return true;
+    }
+
+    private static int indexOf(int[] a, int n, int v) {
+        for (int i = 0; i < n; i++) if (a[i] == v) return i;
+        return -1;
+    }
+
+    /** Commit-order edges forced by an axiom, with what justifies each. */
+    static final class CoEdges {
+        int size;
+        int[] from = new int[8], to = new int[8], key = new int[8], ver = new int[8], witness = new int[8];
+
+        void add(int f, int t, int k, int v, int w) {
+            if (size == from.length) {
+                int n = size * 2;
+                from = Arrays.copyOf(from, n);
+                to = Arrays.copyOf(to, n);
+                key = Arrays.copyOf(key, n);
+                ver = Arrays.copyOf(ver, n);
+                witness = Arrays.copyOf(witness, n);
+            }
+            from[size] = f;
+            to[size] = t;
+            key[size] = k;
+            ver[size] = v;
+            witness[size++] = w;
+        }
+
+        Step step(MiniHistory m, int i) {
+            return new Step(from[i], to[i], EdgeKind.CO, m.keyOf[key[i]], m.versionValue(ver[i]), null,
+                    ver[i] >= m.accCount, witness[i]);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package isostress.checker.model;
+
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Txn;
+
+import java.util.List;
+
+/**
+ * One anomaly found in a history, as data (rendered by the explain package).
+ *
+ * @param type    Elle's kind
+ * @param variant -process / -realtime for cycles
+ * @param alias   the MTC name when the instance matches one, else null
+ * @param level   the weakest level this instance proves violated
+ * @param txns    the transactions involved, in cycle order for cycles
+ * @param steps   the cycle's edges (empty for non-cycle anomalies)
+ * @param op      the offending micro-op of non-cycle anomalies (the read), else null
+ * @param key     the key involved in non-cycle anomalies and lost updates, else null
+ */
+public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level,
+                      List<Txn> txns, List<Step> steps, MicroOp op, Long key) {
+
+    public Anomaly {
+        txns = List.copyOf(txns);
+        steps = List.copyOf(steps);
+        if (variant == null) variant = CycleVariant.NONE;
+    }
+
+    /** Elle's name with its suffix, e.g. {@code G-single-realtime}. */
+    public String name() {
+        return type.elleName() + variant.suffix();
+    }
+
+    /** The name with the MTC alias, e.g. {@code G2-item (WriteSkew)}. */
+    public String displayName() {
+        return alias == null ? name() : name() + " (" + alias.mtcName() + ")";
+    }
+}

@@ -1,0 +1,59 @@
+package isostress.checker.model;
+
+import static isostress.checker.model.IsolationLevel.READ_COMMITTED;
+import static isostress.checker.model.IsolationLevel.SERIALIZABLE;
+import static isostress.checker.model.IsolationLevel.SNAPSHOT_ISOLATION;
+
+/**
+ * Anomaly kinds, named as Elle names them (Kingsbury &amp; Alvaro, "Elle", VLDB 2020, after Adya 1999), with the
+ * weakest level each proscribes when nothing finer is known about the instance. A found anomaly may name a finer
+ * level through its MTC alias ({@link MtcAnomaly}), e.g. a G-single that is a FracturedRead violates read atomic.
+ */
+public enum AnomalyType {
+    /** Write cycle: ww edges only (Adya G0). */
+    G0("G0", true, READ_COMMITTED),
+    /** Aborted read: a value written by a failed transaction was read (Adya G1a). */
+    G1A("G1a", false, READ_COMMITTED),
+    /** Intermediate read: a value a transaction later overwrote itself was read by another (Adya G1b). */
+    G1B("G1b", false, READ_COMMITTED),
+    /** Circular information flow: a cycle of ww and wr edges (Adya G1c). */
+    G1C("G1c", true, READ_COMMITTED),
+    /** A cycle with exactly one anti-dependency (rw) edge (Adya G-single). */
+    G_SINGLE("G-single", true, SNAPSHOT_ISOLATION),
+    /** A cycle with several rw edges, no two adjacent (Cerone &amp; Gotsman's SI characterisation; Elle). */
+    G_NONADJACENT("G-nonadjacent", true, SNAPSHOT_ISOLATION),
+    /** A cycle with adjacent rw edges on items (Adya G2-item). */
+    G2_ITEM("G2-item", true, SERIALIZABLE),
+    /** Two transactions read the same version of a key and both wrote it (MTC's Divergence pattern, Def. 10). */
+    LOST_UPDATE("lost-update", false, SNAPSHOT_ISOLATION),
+    /** A transaction's read disagrees with its own earlier reads or writes of the key (Elle's internal). */
+    INTERNAL("internal", false, READ_COMMITTED),
+    /** A transaction read a value it writes only later. */
+    FUTURE_READ("future-read", false, READ_COMMITTED),
+    /** A value nobody wrote was read. */
+    THIN_AIR_READ("thin-air-read", false, READ_COMMITTED);
+
+    private final String elleName;
+    private final boolean cycle;
+    private final IsolationLevel level;
+
+    AnomalyType(String elleName, boolean cycle, IsolationLevel level) {
+        this.elleName = elleName;
+        this.cycle = cycle;
+        this.level = level;
+    }
+
+    public String elleName() {
+        return elleName;
+    }
+
+    /** True for dependency-cycle anomalies, which take {@link CycleVariant} suffixes. */
+    public boolean cycle() {
+        return cycle;
+    }
+
+    /** The weakest level that proscribes every instance of this kind. */
+    public IsolationLevel level() {
+        return level;
+    }
+}
