@@ -28,6 +28,15 @@ final class EventAssembler {
     private record Pending(int txn, int line, OpBuffer ops, long process) {
     }
 
+    /** Spare buffers, so an invocation's ops are copied into a recycled buffer, not a new one. */
+    private final ArrayDeque<OpBuffer> spare = new ArrayDeque<>();
+
+    private OpBuffer keep(OpBuffer ops) {
+        OpBuffer b = spare.isEmpty() ? new OpBuffer() : spare.pop();
+        b.copyFrom(ops);
+        return b;
+    }
+
     EventAssembler(String source) {
         this.source = source;
         builder.source(source);
@@ -63,7 +72,7 @@ final class EventAssembler {
         if (process == null) {
             long p = nextAnonymousProcess--;
             t = builder.reserve(p, Outcome.INFO, index, History.PENDING, time, -1, line);
-            pending.put(t, new Pending(t, line, ops.copy(), p));
+            pending.put(t, new Pending(t, line, keep(ops), p));
             pendingAnonymous.addLast(t);
             return;
         }
@@ -74,7 +83,7 @@ final class EventAssembler {
         }
         t = builder.reserve(process, Outcome.INFO, index, History.PENDING, time, -1, line);
         pendingByProcess.put(process, 0, t);
-        pending.put(t, new Pending(t, line, ops.copy(), process));
+        pending.put(t, new Pending(t, line, keep(ops), process));
     }
 
     void complete(Outcome outcome, Long process, long index, long time, int line, OpBuffer ops,
@@ -102,6 +111,7 @@ final class EventAssembler {
         // has ops.
         (ops.size == 0 && outcome != Outcome.OK ? p.ops : ops).flushTo(builder);
         builder.endTxn();
+        spare.push(p.ops);
         builder.node(t, node);
         builder.isolation(t, isolation);
     }

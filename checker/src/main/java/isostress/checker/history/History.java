@@ -225,6 +225,20 @@ public final class History implements Iterable<Txn> {
         /** Number of transactions begun so far. */
         public int size() { return size; }
 
+        /** Makes room for {@code txns} more transactions and {@code ops} more ops, to avoid regrowing. */
+        public Builder ensureCapacity(int txns, int ops) {
+            while (size + txns > process.length) growTxns();
+            int need = this.ops + ops;
+            if (need > opKind.length) {
+                opKind = Arrays.copyOf(opKind, need);
+                opFlags = Arrays.copyOf(opFlags, need);
+                opKey = Arrays.copyOf(opKey, need);
+                opValue = Arrays.copyOf(opValue, need);
+                opValue2 = Arrays.copyOf(opValue2, need);
+            }
+            return this;
+        }
+
         /**
          * Reserves the next transaction id with its header. Its ops may be added now or later with
          * {@link #opsFor}; either way they must be added in one go.
@@ -350,7 +364,7 @@ public final class History implements Iterable<Txn> {
         private void op(byte kind, long key, long value, long value2, byte flags) {
             if (open < 0) throw new IllegalStateException("no open transaction");
             if (ops == opKind.length) {
-                int n = ops * 2;
+                int n = Math.max(64, ops * 2);
                 opKind = Arrays.copyOf(opKind, n);
                 opFlags = Arrays.copyOf(opFlags, n);
                 opKey = Arrays.copyOf(opKey, n);
@@ -366,7 +380,7 @@ public final class History implements Iterable<Txn> {
         }
 
         private void growTxns() {
-            int n = size * 2;
+            int n = Math.max(16, process.length * 2);
             process = Arrays.copyOf(process, n);
             outcome = Arrays.copyOf(outcome, n);
             invokeIndex = Arrays.copyOf(invokeIndex, n);

@@ -37,6 +37,18 @@ public record InitialState(Long defaultValue, Map<Long, Long> values) {
         return Objects.equals(valueOf(key), value);
     }
 
+    /** True when {@code value} is the initial value of {@code key}; allocation-free for the common states. */
+    public boolean isInitial(long key, long value) {
+        if (values.isEmpty()) return defaultValue != null && defaultValue == value;
+        return isInitial(key, Long.valueOf(value));
+    }
+
+    /** True when {@code key} starts absent (null). */
+    public boolean isInitialNull(long key) {
+        if (values.isEmpty()) return defaultValue == null;
+        return valueOf(key) == null;
+    }
+
     /** True when this is the plain "every key absent" state. */
     public boolean isAbsent() {
         return defaultValue == null && values.isEmpty();

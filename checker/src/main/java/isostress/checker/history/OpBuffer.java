@@ -82,20 +82,16 @@ final class OpBuffer {
         }
     }
 
-    /** A copy holding the same ops (used to keep an invocation's ops until its completion arrives). */
-    OpBuffer copy() {
-        OpBuffer c = new OpBuffer();
-        c.size = size;
-        c.kind = Arrays.copyOf(kind, Math.max(1, size));
-        c.isNull = Arrays.copyOf(isNull, Math.max(1, size));
-        c.key = Arrays.copyOf(key, Math.max(1, size));
-        c.value = Arrays.copyOf(value, Math.max(1, size));
-        c.value2 = Arrays.copyOf(value2, Math.max(1, size));
-        c.listLen = Arrays.copyOf(listLen, Math.max(1, size));
-        c.lists = new long[Math.max(1, size)][];
-        for (int i = 0; i < size; i++) {
-            if (kind[i] == History.LIST_READ && lists[i] != null) c.lists[i] = Arrays.copyOf(lists[i], listLen[i]);
+    /** Makes this buffer hold the same ops as {@code o} (to keep an invocation's ops until it completes). */
+    void copyFrom(OpBuffer o) {
+        clear();
+        for (int i = 0; i < o.size; i++) {
+            if (o.kind[i] == History.LIST_READ) {
+                listRead(o.key[i], o.isNull[i]);
+                for (int j = 0; j < o.listLen[i]; j++) listElement(o.lists[i][j]);
+            } else {
+                add(o.kind[i], o.key[i], o.value[i], o.value2[i], o.isNull[i]);
+            }
         }
-        return c;
     }
 }

@@ -31,6 +31,8 @@ public final class TextReader implements HistoryReader {
         int[] slotLine = new int[256];
         int slotCount = 0;
         boolean writesZero = false;
+        long lastSess = 0, lastTx = 0, maxTx = Long.MIN_VALUE;
+        boolean useMap = false, contiguous = true;
         while (s.skipBlankLines()) {
             int line = s.line;
             int c = s.next();
@@ -54,10 +56,26 @@ public final class TextReader implements HistoryReader {
                 value = Arrays.copyOf(value, n * 2);
                 slotOf = Arrays.copyOf(slotOf, n * 2);
             }
-            int slot = slots.get(sess, tx);
+            // Consecutive lines usually belong to one transaction, and transaction numbers usually grow: then a new
+            // (session, txn) pair is certainly new and needs no lookup. Only files that break this pay for the map.
+            int slot;
+            if (n > 0 && sess == lastSess && tx == lastTx) {
+                slot = slotOf[n - 1];
+            } else if (!useMap && tx > maxTx) {
+                slot = LongPairIntMap.MISSING;
+            } else {
+                if (!useMap) {
+                    useMap = true;
+                    for (int i = 0; i < slotCount; i++) slots.put(slotSession[i], slotTxn[i], i);
+                }
+                slot = slots.get(sess, tx);
+            }
+            lastSess = sess;
+            lastTx = tx;
+            if (tx > maxTx) maxTx = tx;
             if (slot == LongPairIntMap.MISSING) {
                 slot = slotCount++;
-                slots.put(sess, tx, slot);
+                if (useMap) slots.put(sess, tx, slot);
                 if (slot == slotSession.length) {
                     slotSession = Arrays.copyOf(slotSession, slot * 2);
                     slotTxn = Arrays.copyOf(slotTxn, slot * 2);
@@ -66,6 +84,8 @@ public final class TextReader implements HistoryReader {
                 slotSession[slot] = sess;
                 slotTxn[slot] = tx;
                 slotLine[slot] = line;
+            } else if (slot != slotOf[n - 1]) {
+                contiguous = false;
             }
             kind[n] = kd;
             key[n] = k;
@@ -75,16 +95,21 @@ public final class TextReader implements HistoryReader {
             n++;
         }
 
-        // Group ops by transaction (counting sort keeps each transaction's ops in file order).
+        // Group ops by transaction (counting sort keeps each transaction's ops in file order), unless every
+        // transaction's lines were contiguous, in which case file order is already grouped.
         int[] start = new int[slotCount + 1];
         for (int i = 0; i < n; i++) start[slotOf[i] + 1]++;
         for (int t = 0; t < slotCount; t++) start[t + 1] += start[t];
         int[] order = new int[n];
-        int[] fill = Arrays.copyOf(start, slotCount);
-        for (int i = 0; i < n; i++) order[fill[slotOf[i]]++] = i;
+        if (contiguous) {
+            for (int i = 0; i < n; i++) order[i] = i;
+        } else {
+            int[] fill = Arrays.copyOf(start, slotCount);
+            for (int i = 0; i < n; i++) order[fill[slotOf[i]]++] = i;
+        }
 
         int initSlot = explicitInitialTxn(slotCount, slotSession, start, order, kind);
-        History.Builder b = History.builder().source(source).realTime(false);
+        History.Builder b = History.builder().source(source).realTime(false).ensureCapacity(slotCount, n);
         if (initSlot >= 0) {
             java.util.Map<Long, Long> init = new java.util.LinkedHashMap<>();
             for (int j = start[initSlot]; j < start[initSlot + 1]; j++) init.put(key[order[j]], value[order[j]]);

@@ -44,6 +44,10 @@ final class Anomalies {
         return omitted;
     }
 
+    Map<String, Integer> counts() {
+        return new java.util.TreeMap<>(counts);
+    }
+
     /** The weakest level proven violated by a non-cycle anomaly (read of garbage, intra-transaction), or null. */
     IsolationLevel nonCycleLevel() {
         List<IsolationLevel> w = IsolationLevel.weakest(nonCycleViolated);

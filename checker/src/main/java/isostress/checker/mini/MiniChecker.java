@@ -86,7 +86,8 @@ public final class MiniChecker {
         s.put("dependency_edges", ctx.g().edges);
         s.putAll(stats);
         List<LevelResult> levels = new ArrayList<>(done.values());
-        return new Result(shape(), levels, requested, ctx.anomalies().listed(), ctx.anomalies().omitted(), s);
+        return new Result(shape(), levels, requested, ctx.anomalies().listed(), ctx.anomalies().omitted(),
+                ctx.anomalies().counts(), s);
     }
 
     private String shape() {

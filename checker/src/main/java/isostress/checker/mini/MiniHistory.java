@@ -53,6 +53,8 @@ final class MiniHistory {
     /** Version read by each access's first external read: an access id (a written version), an initial version
      * {@code accCount + key}, or {@link #NONE}. */
     final int[] accSource;
+    /** The writes-map code of each access's first external read value (see {@link WriteIndex}), or MISSING. */
+    private final int[] accReadCode;
     final boolean[] included;
     /** Written versions (accesses that write) whose parent is unknown because their writer's read is unknown. */
     int undeterminedWrites;
@@ -61,14 +63,19 @@ final class MiniHistory {
     final int versionCount;
     final int[] childStart, children;
     final int[] readerStart, readers;
-    /** Euler-tour intervals on the version forest: u is an ancestor-or-self of v iff tin[u] <= tin[v] < tout[u]. */
-    private final int[] tin, tout;
+    /**
+     * Euler-tour intervals on the version forest: u is an ancestor-or-self of v iff tin[u] <= tin[v] < tout[u].
+     * Built on first use: only classifying a violation or the weak levels need ancestry.
+     */
+    private int[] tin, tout;
     final Anomalies anomalies;
     /** True when some version has two or more children: a lost update, so the version order is not fixed. */
     final boolean anyDivergence;
-    final LongPairIntMap writers;
-    /** Dense id of each key. */
-    final LongPairIntMap keyIds;
+    /** Who wrote each (key, value). */
+    private final WriteIndex writes;
+    /** Dense id of each key: direct indexing when keys are compact integers, a hash map otherwise. */
+    private final DenseKeys dense;
+    private final LongPairIntMap keyIds;
 
     private MiniHistory(History h, Anomalies anomalies) {
         this.h = h;
@@ -79,12 +86,22 @@ final class MiniHistory {
         int kc = 0;
         int[] start = new int[n + 1];
         int maxAcc = h.opCount();
+        int writeOps = 0;
+        for (int o = 0; o < maxAcc; o++) {
+            byte kd = h.opKind(o);
+            if (kd == History.WRITE || kd == History.CAS) writeOps++;
+        }
+        // Arrays are sized for the worst case (one access per op) and not trimmed: copying costs more than it saves.
         int[] aTxn = new int[maxAcc], aKey = new int[maxAcc], aReadOp = new int[maxAcc];
         byte[] aReadState = new byte[maxAcc];
         long[] aRead = new long[maxAcc], aWrite = new long[maxAcc];
         boolean[] aWrites = new boolean[maxAcc];
-        writers = new LongPairIntMap(Math.max(16, maxAcc));
+        // Intermediate writes (a value the transaction overwrote itself): dense key, value, transaction.
+        int inter = 0;
+        int[] iKey = new int[16], iTxn = new int[16];
+        long[] iValue = new long[16];
         int acc = 0;
+        dense = DenseKeys.of(h);
         for (int t = 0; t < n; t++) {
             start[t] = acc;
             int first = acc;
@@ -95,10 +112,10 @@ final class MiniHistory {
                     throw notMini(t, "it has list-append operations (" + h.op(o) + ")");
                 }
                 long key = h.opKey(o);
-                int k = keyIds.get(key, 0);
+                int k = dense != null ? dense.get(key) : keyIds.get(key, 0);
                 if (k == LongPairIntMap.MISSING) {
                     k = kc++;
-                    keyIds.put(key, 0, k);
+                    if (dense != null) dense.put(key, k); else keyIds.put(key, 0, k);
                     if (k == keys.length) keys = Arrays.copyOf(keys, k * 2);
                     keys[k] = key;
                 }
@@ -127,8 +144,21 @@ final class MiniHistory {
                         throw notMini(t, "it writes key " + key + " without reading it first (" + h.op(o) + ")");
                     }
                     long v = kind == History.WRITE ? h.opValue(o) : h.casNew(o);
-                    if (aWrites[a]) writers.put(key, aWrite[a], encodeIntermediate(t)); // the previous write
-                    registerWrite(t, key, v, a, aTxn);
+                    if (h.initial().isInitial(key, v)) {
+                        throw new InputException(h.source(), h.line(t), "duplicate written value: transaction T" + t
+                                + " writes " + v + " to key " + key + ", which is also the key's initial value; "
+                                + "every write of a key must write a value never written to it before");
+                    }
+                    if (aWrites[a]) { // the previous write becomes an intermediate one
+                        if (inter == iKey.length) {
+                            iKey = Arrays.copyOf(iKey, inter * 2);
+                            iTxn = Arrays.copyOf(iTxn, inter * 2);
+                            iValue = Arrays.copyOf(iValue, inter * 2);
+                        }
+                        iKey[inter] = k;
+                        iTxn[inter] = t;
+                        iValue[inter++] = aWrite[a];
+                    }
                     aWrites[a] = true;
                     aWrite[a] = v;
                 }
@@ -138,15 +168,17 @@ final class MiniHistory {
         keyCount = kc;
         keyOf = Arrays.copyOf(keys, kc);
         accCount = acc;
+        writes = indexWrites(h, kc, acc, aKey, aWrites, aWrite, aTxn, inter, iKey, iValue, iTxn, keys);
         accStart = start;
-        accTxn = Arrays.copyOf(aTxn, acc);
-        accKey = Arrays.copyOf(aKey, acc);
-        accReadState = Arrays.copyOf(aReadState, acc);
-        accRead = Arrays.copyOf(aRead, acc);
-        accReadOp = Arrays.copyOf(aReadOp, acc);
-        accWrites = Arrays.copyOf(aWrites, acc);
-        accWrite = Arrays.copyOf(aWrite, acc);
+        accTxn = aTxn;
+        accKey = aKey;
+        accReadState = aReadState;
+        accRead = aRead;
+        accReadOp = aReadOp;
+        accWrites = aWrites;
+        accWrite = aWrite;
         accSource = new int[acc];
+        accReadCode = new int[acc];
         included = new boolean[n];
         versionCount = acc + kc;
         resolveSourcesAndInclusion();
@@ -160,9 +192,7 @@ final class MiniHistory {
         boolean div = false;
         for (int v = 0; v < versionCount && !div; v++) div = divergent(v);
         anyDivergence = div;
-        tin = new int[versionCount];
-        tout = new int[versionCount];
-        eulerTour();
+
     }
 
     /** Compiles {@code h}; raises {@link InputException} for non-MT histories and duplicate written values. */
@@ -170,60 +200,67 @@ final class MiniHistory {
         return new MiniHistory(h, anomalies);
     }
 
-    // ---- writes: (key, value) -> final write access << 1, or intermediate writer txn << 1 | 1 ----
+    // ---- writes ----
 
-    private static int encodeIntermediate(int t) {
-        return (t << 1) | 1;
+    private static WriteIndex indexWrites(History h, int keyCount, int acc, int[] aKey, boolean[] aWrites,
+                                          long[] aWrite, int[] aTxn, int inter, int[] iKey, long[] iValue,
+                                          int[] iTxn, long[] keyOf) {
+        int n = inter;
+        for (int a = 0; a < acc; a++) if (aWrites[a]) n++;
+        int[] key = new int[n], code = new int[n];
+        long[] value = new long[n];
+        int j = 0;
+        for (int a = 0; a < acc; a++) {
+            if (!aWrites[a]) continue;
+            key[j] = aKey[a];
+            value[j] = aWrite[a];
+            code[j++] = a << 1;
+        }
+        for (int i = 0; i < inter; i++) {
+            key[j] = iKey[i];
+            value[j] = iValue[i];
+            code[j++] = (iTxn[i] << 1) | 1;
+        }
+        WriteIndex idx = new WriteIndex(keyCount, n, key, value, code);
+        int[] dup = idx.duplicate();
+        if (dup != null) {
+            int t1 = (dup[0] & 1) == 1 ? dup[0] >>> 1 : aTxn[dup[0] >>> 1];
+            int t2 = (dup[1] & 1) == 1 ? dup[1] >>> 1 : aTxn[dup[1] >>> 1];
+            int later = Math.max(t1, t2), earlier = Math.min(t1, t2);
+            int k = (dup[0] & 1) == 0 ? aKey[dup[0] >>> 1] : keyOfIntermediate(dup[0] >>> 1, inter, iTxn, iKey, idx);
+            long v = idx.valueOf(k, dup[0]);
+            throw new InputException(h.source(), h.line(later), "duplicate written value: transaction T" + later
+                    + " writes " + v + " to key " + keyOf[k] + ", already written by T" + earlier + " (line "
+                    + h.line(earlier) + "); every write of a key must write a value never written to it before");
+        }
+        return idx;
     }
 
-    private void registerWrite(int t, long key, long value, int access, int[] txnOfAccess) {
-        if (h.initial().isInitial(key, value)) {
-            throw new InputException(h.source(), h.line(t), "duplicate written value: transaction T" + t
-                    + " writes " + value + " to key " + key + ", which is also the key's initial value; every "
-                    + "write of a key must write a value never written to it before");
-        }
-        int prev = writers.put(key, value, access << 1);
-        if (prev != LongPairIntMap.MISSING) {
-            int other = (prev & 1) == 1 ? prev >>> 1 : txnOfAccess[prev >>> 1];
-            throw new InputException(h.source(), h.line(t), "duplicate written value: transaction T" + t
-                    + " writes " + value + " to key " + key + ", already written by T" + other + " (line "
-                    + h.line(other) + "); every write of a key must write a value never written to it before");
-        }
+    private static int keyOfIntermediate(int txn, int inter, int[] iTxn, int[] iKey, WriteIndex idx) {
+        for (int i = 0; i < inter; i++) if (iTxn[i] == txn) return iKey[i];
+        throw new IllegalStateException();
     }
 
     /** The writer of (key, value): the final-write access id, or -(txn+2) for an intermediate write, or NONE. */
     int writerOf(long key, long value) {
-        int code = writers.get(key, value);
-        if (code == LongPairIntMap.MISSING) return NONE;
-        return (code & 1) == 0 ? code >>> 1 : -((code >>> 1) + 2);
+        int k = keyId(key);
+        return k < 0 ? NONE : decode(writes.get(k, value));
     }
 
     // ---- inclusion of info transactions, and each access's source version ----
 
     private void resolveSourcesAndInclusion() {
-        int[] work = new int[n];
-        int top = 0;
+        boolean anyInfo = false;
         for (int t = 0; t < n; t++) {
-            if (h.outcome(t) == Outcome.OK) {
-                included[t] = true;
-                work[top++] = t;
-            }
+            Outcome o = h.outcome(t);
+            if (o == Outcome.OK) included[t] = true;
+            else if (o == Outcome.INFO) anyInfo = true;
         }
-        // Closure: a committed transaction's read of an info transaction's write commits that transaction.
-        while (top > 0) {
-            int t = work[--top];
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                byte kind = h.opKind(o);
-                if ((kind != History.READ && kind != History.CAS) || h.opValueNull(o)) continue;
-                if (kind == History.READ && h.outcome(t) == Outcome.INFO && h.opValueNull(o)) continue;
-                int w = writerOf(h.opKey(o), h.opValue(o));
-                int wt = w >= 0 ? accTxn[w] : w == NONE ? -1 : -w - 2;
-                if (wt >= 0 && !included[wt] && h.outcome(wt) == Outcome.INFO) {
-                    included[wt] = true;
-                    work[top++] = wt;
-                }
-            }
+        // One lookup per access: the writer of its first external read.
+        for (int a = 0; a < accCount; a++) {
+            accReadCode[a] = accReadState[a] == READ_VALUE ? writes.get(accKey[a], accRead[a]) : WriteIndex.MISSING;
         }
+        if (anyInfo) includeInfoTransactionsThatWereRead();
         for (int a = 0; a < accCount; a++) {
             accSource[a] = NONE;
             int t = accTxn[a];
@@ -231,14 +268,14 @@ final class MiniHistory {
             long key = keyOf[accKey[a]];
             switch (accReadState[a]) {
                 case READ_NULL:
-                    if (h.initial().isInitial(key, null)) accSource[a] = accCount + accKey[a];
+                    if (h.initial().isInitialNull(key)) accSource[a] = accCount + accKey[a];
                     break;
                 case READ_VALUE: {
                     if (h.initial().isInitial(key, accRead[a])) {
                         accSource[a] = accCount + accKey[a];
                         break;
                     }
-                    int w = writerOf(key, accRead[a]);
+                    int w = decode(accReadCode[a]);
                     if (w >= 0 && accTxn[w] != t && h.outcome(accTxn[w]) != Outcome.FAIL) accSource[a] = w;
                     break;
                 }
@@ -252,6 +289,32 @@ final class MiniHistory {
                     break;
             }
         }
+    }
+
+    /** Closure: a committed transaction's read of an info transaction's write commits that transaction. */
+    private void includeInfoTransactionsThatWereRead() {
+        int[] work = new int[n];
+        int top = 0;
+        for (int t = 0; t < n; t++) if (included[t]) work[top++] = t;
+        while (top > 0) {
+            int t = work[--top];
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                byte kind = h.opKind(o);
+                if ((kind != History.READ && kind != History.CAS) || h.opValueNull(o)) continue;
+                int w = writerOf(h.opKey(o), h.opValue(o));
+                int wt = w >= 0 ? accTxn[w] : w == NONE ? -1 : -w - 2;
+                if (wt >= 0 && !included[wt] && h.outcome(wt) == Outcome.INFO) {
+                    included[wt] = true;
+                    work[top++] = wt;
+                }
+            }
+        }
+    }
+
+    /** A writes-map code as {@link #writerOf} returns it. */
+    private static int decode(int code) {
+        if (code == WriteIndex.MISSING) return NONE;
+        return (code & 1) == 0 ? code >>> 1 : -((code >>> 1) + 2);
     }
 
     /**
@@ -288,7 +351,7 @@ final class MiniHistory {
                             continue;
                         }
                         firstExternal = false;
-                        classifyExternalRead(t, o, key, nul, v);
+                        if (accSource[a] == NONE) classifyExternalRead(t, o, key, nul, v, accReadCode[a]);
                     }
                     if (kind == History.WRITE || kind == History.CAS) {
                         wrote = true;
@@ -299,13 +362,13 @@ final class MiniHistory {
         }
     }
 
-    private void classifyExternalRead(int t, int o, long key, boolean nul, long v) {
-        if (h.initial().isInitial(key, nul ? null : v)) return;
+    private void classifyExternalRead(int t, int o, long key, boolean nul, long v, int code) {
+        if (nul ? h.initial().isInitialNull(key) : h.initial().isInitial(key, v)) return;
         if (nul) {
             anomalies.thinAir(t, o);
             return;
         }
-        int w = writerOf(key, v);
+        int w = decode(code);
         if (w == NONE) {
             anomalies.thinAir(t, o);
             return;
@@ -343,6 +406,9 @@ final class MiniHistory {
     }
 
     private void eulerTour() {
+        if (tin != null) return;
+        tin = new int[versionCount];
+        tout = new int[versionCount];
         Arrays.fill(tin, -1);
         int clock = 0;
         int[] stack = new int[versionCount];
@@ -374,6 +440,7 @@ final class MiniHistory {
 
     /** True when version {@code a} is {@code v} or one of its descendants (both in the same key's forest). */
     boolean descendantOrSelf(int a, int v) {
+        eulerTour();
         return tin[v] >= 0 && tin[a] >= 0 && tin[v] <= tin[a] && tin[a] < tout[v];
     }
 
@@ -385,21 +452,27 @@ final class MiniHistory {
         long key = h.opKey(o);
         boolean nul = h.opValueNull(o);
         if (nul && h.outcome(t) == Outcome.INFO && h.opKind(o) == History.READ) return NONE;
-        Long v = nul ? null : h.opValue(o);
-        if (h.initial().isInitial(key, v)) return accCount + keyIds.get(key, 0);
+        if (nul ? h.initial().isInitialNull(key) : h.initial().isInitial(key, h.opValue(o))) {
+            return accCount + keyId(key);
+        }
         if (nul) return NONE;
-        int w = writerOf(key, v);
+        int w = writerOf(key, h.opValue(o));
         if (w < 0 || accTxn[w] == t || h.outcome(accTxn[w]) == Outcome.FAIL) return NONE;
         return w;
     }
 
     /** The dense id of {@code key}. */
     int keyId(long key) {
+        if (dense != null) {
+            long off = key - dense.min;
+            return off < 0 || off >= dense.ids.length ? LongPairIntMap.MISSING : dense.ids[(int) off];
+        }
         return keyIds.get(key, 0);
     }
 
     /** For each access: true when it is a version strictly below a version with two or more children. O(n). */
     boolean[] belowDivergence() {
+        eulerTour();
         int[] diff = new int[versionCount + 2];
         for (int v = 0; v < versionCount; v++) {
             if (divergent(v) && tin[v] >= 0) {
@@ -415,6 +488,7 @@ final class MiniHistory {
 
     /** True when version {@code a} hangs below a root (an initial version or a version with unusable parent). */
     boolean inForest(int a) {
+        eulerTour();
         return tin[a] >= 0;
     }
 
@@ -449,6 +523,43 @@ final class MiniHistory {
     /** True when some version has two or more children (a lost update). */
     boolean divergent(int v) {
         return childStart[v + 1] - childStart[v] > 1;
+    }
+
+    /**
+     * Key to dense id by direct indexing when the keys are integers in a range not much larger than the number of
+     * operations (the usual case: workloads number their keys): one array read instead of a hash probe per op.
+     */
+    private static final class DenseKeys {
+        private final long min;
+        private final int[] ids;
+
+        private DenseKeys(long min, int range) {
+            this.min = min;
+            this.ids = new int[range];
+            Arrays.fill(ids, LongPairIntMap.MISSING);
+        }
+
+        static DenseKeys of(History h) {
+            int ops = h.opCount();
+            if (ops == 0) return null;
+            long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
+            for (int o = 0; o < ops; o++) {
+                long k = h.opKey(o);
+                if (k < min) min = k;
+                if (k > max) max = k;
+            }
+            long range = max - min + 1;
+            if (range <= 0 || range > Math.max(1 << 16, 4L * ops) || range > (1 << 28)) return null;
+            return new DenseKeys(min, (int) range);
+        }
+
+        int get(long key) {
+            return ids[(int) (key - min)];
+        }
+
+        void put(long key, int id) {
+            ids[(int) (key - min)] = id;
+        }
     }
 
     private InputException notMini(int t, String why) {

@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.graph.Acyclicity;
 import isostress.checker.graph.Csr;
 import isostress.checker.graph.CycleSearch;
 import isostress.checker.graph.TarjanScc;
@@ -26,6 +27,7 @@ final class SccCycles {
 
     /** Nodes to start a search from: those {@code >= firstEligible} are skipped (e.g. time nodes). */
     static int report(Csr csr, int eligibleBelow, MiniContext ctx, StepMaker maker, Namer namer) {
+        if (Acyclicity.isAcyclic(csr)) return 0;
         TarjanScc scc = TarjanScc.of(csr);
         if (!scc.anyCycle()) return 0;
         // Bucket the nodes of cyclic components so each component's members are at hand.

@@ -13,15 +13,18 @@ import java.util.Map;
  * @param requested       the levels the user asked for
  * @param anomalies       anomalies found (at most the configured limit per kind)
  * @param anomaliesOmitted how many more were found but not listed
+ * @param anomalyCounts   how many of each anomaly name were found (listed or not)
  * @param stats           counts and timings, for results.json
  */
 public record Result(String shape, List<LevelResult> levels, List<IsolationLevel> requested,
-                     List<Anomaly> anomalies, int anomaliesOmitted, Map<String, Object> stats) {
+                     List<Anomaly> anomalies, int anomaliesOmitted, Map<String, Integer> anomalyCounts,
+                     Map<String, Object> stats) {
 
     public Result {
         levels = List.copyOf(levels);
         requested = List.copyOf(requested);
         anomalies = List.copyOf(anomalies);
+        anomalyCounts = Map.copyOf(anomalyCounts);
     }
 
     /** The verdict for {@code level}, or null when it was not examined. */

@@ -1,7 +1,79 @@
 package isostress.harness.cli;
 
-public final class Main {
+import isostress.checker.history.InputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+
+/** The {@code isostress} command: subcommands for each job; usage when none is given. */
+@Command(name = "isostress", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "End-to-end database isolation stress testing: generate, run, record, check.",
+        subcommands = {CheckCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:valid at every level asked", "1:invalid: an anomaly was found",
+                "2:bad input or usage", "3:unknown: a search limit was hit before a verdict",
+                "70:internal error"})
+public final class Main implements Runnable {
+    /** Exit statuses (STYLE.md (d)). */
+    public static final int VALID = 0, INVALID = 1, BAD_INPUT = 2, UNKNOWN = 3, INTERNAL = 70;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
     public static void main(String[] args) {
-        System.out.println("isostress");
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line (also used by tests). */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExitCodeExceptionMapper(Main::exitCode);
+        cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            int code = exitCode(ex);
+            if (code == INTERNAL) {
+                ex.printStackTrace(line.getErr());
+            } else {
+                line.getErr().println("isostress: " + message(ex));
+            }
+            return code;
+        });
+        return cl;
+    }
+
+    static int exitCode(Throwable t) {
+        if (t instanceof CommandLine.ParameterException || t instanceof InputException
+                || t instanceof NoSuchFileException || t instanceof UsageException) {
+            return BAD_INPUT;
+        }
+        if (t instanceof IOException) return BAD_INPUT;
+        return INTERNAL;
+    }
+
+    private static String message(Throwable t) {
+        if (t instanceof NoSuchFileException) return "no such file: " + t.getMessage();
+        return t.getMessage();
+    }
+
+    /** A usage error found after parsing (e.g. an option combination). */
+    public static final class UsageException extends RuntimeException {
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** The version from the jar manifest, or "dev". */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"isostress " + (v == null ? "dev" : v)};
+        }
     }
 }

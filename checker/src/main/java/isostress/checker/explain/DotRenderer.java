@@ -1,0 +1,58 @@
+package isostress.checker.explain;
+
+import isostress.checker.history.Txn;
+import isostress.checker.model.Anomaly;
+import isostress.checker.model.EdgeKind;
+import isostress.checker.model.Step;
+
+/**
+ * Renders an anomaly as a Graphviz digraph: one node per transaction (its ops in the label), one edge per step,
+ * labelled with its kind and the key and values that justify it, coloured by kind as in Elle's plots.
+ */
+public final class DotRenderer {
+    private DotRenderer() {
+    }
+
+    public static String render(Anomaly a) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("digraph \"").append(esc(a.displayName())).append("\" {\n");
+        sb.append("  label=\"").append(esc(a.displayName() + " — violates " + a.level())).append("\";\n");
+        sb.append("  labelloc=t;\n  node [shape=box, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];\n");
+        for (Txn t : a.txns()) {
+            sb.append("  T").append(t.id()).append(" [label=\"").append(t.label()).append(" (p")
+              .append(t.process()).append(", ").append(t.outcome().jepsenName()).append(")\\n")
+              .append(esc(TextRenderer.ops(t.ops()))).append("\"];\n");
+        }
+        for (Step s : a.steps()) {
+            sb.append("  T").append(s.from()).append(" -> T").append(s.to()).append(" [label=\"")
+              .append(esc(label(s))).append("\", color=").append(color(s.kind()))
+              .append(", fontcolor=").append(color(s.kind()));
+            if (s.kind() == EdgeKind.CO || s.kind() == EdgeKind.RT) sb.append(", style=dashed");
+            sb.append("];\n");
+        }
+        return sb.append("}\n").toString();
+    }
+
+    private static String label(Step s) {
+        String k = s.kind().shortName();
+        if (s.key() == null) return k;
+        String v = s.value() == null ? "nil" : s.value().toString();
+        if (s.nextValue() != null) return k + " " + s.key() + ": " + v + "→" + s.nextValue();
+        return k + " " + s.key() + ": " + v;
+    }
+
+    private static String color(EdgeKind k) {
+        switch (k) {
+            case WW: return "\"#1f77b4\"";
+            case WR: return "\"#2ca02c\"";
+            case RW: return "\"#d62728\"";
+            case SO: return "\"#7f7f7f\"";
+            case RT: return "\"#9467bd\"";
+            default: return "\"#ff7f0e\"";
+        }
+    }
+
+    private static String esc(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}

@@ -1,0 +1,115 @@
+package isostress.checker.explain;
+
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Txn;
+import isostress.checker.model.Anomaly;
+import isostress.checker.model.Step;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One sentence a person can follow, for each anomaly. */
+public final class Explainer {
+    private Explainer() {
+    }
+
+    /** The anomaly's transactions by id. */
+    public static Map<Integer, Txn> txnsById(Anomaly a) {
+        Map<Integer, Txn> m = new LinkedHashMap<>();
+        for (Txn t : a.txns()) m.put(t.id(), t);
+        return m;
+    }
+
+    public static String sentence(Anomaly a) {
+        Txn t = a.txns().isEmpty() ? null : a.txns().get(0);
+        String reader = t == null ? "?" : t.label();
+        MicroOp op = a.op();
+        String read = op == null ? "" : "key " + op.key() + " = " + readValue(op);
+        switch (a.type()) {
+            case THIN_AIR_READ:
+                return reader + " read " + read + ", a value no transaction wrote.";
+            case G1A:
+                return reader + " read " + read + ", written by " + a.txns().get(1).label()
+                        + ", which aborted: an aborted write was observed.";
+            case G1B:
+                return reader + " read " + read + ", an intermediate value that " + a.txns().get(1).label()
+                        + " overwrote itself before committing.";
+            case FUTURE_READ:
+                return reader + " read " + read + " before writing that very value itself.";
+            case INTERNAL:
+                return internal(a, t);
+            case LOST_UPDATE: {
+                Step s = a.steps().get(0);
+                Txn first = a.txns().get(0);
+                String who = first.id() != s.from() && first.id() != s.to() ? ", written by " + first.label() : "";
+                return "T" + s.from() + " and T" + s.to() + " both read key " + s.key() + " = " + StepExplainer.value(s)
+                        + who + ", and both wrote it (" + a.steps().get(1).nextValue() + " and " + s.nextValue()
+                        + "): whichever committed second overwrote a value it never saw, so one update was lost.";
+            }
+            default:
+                return cycle(a);
+        }
+    }
+
+    private static String internal(Anomaly a, Txn t) {
+        MicroOp op = a.op();
+        switch (a.alias()) {
+            case NON_REPEATABLE_READS: {
+                String first = null;
+                for (MicroOp m : t.ops()) {
+                    if (m.key() == op.key() && m instanceof MicroOp.Read) {
+                        first = readValue(m);
+                        break;
+                    }
+                }
+                return t.label() + " read key " + op.key() + " twice and got " + first + ", then "
+                        + readValue(op) + ".";
+            }
+            case NOT_MY_LAST_WRITE:
+                return t.label() + " wrote key " + op.key() + " more than once and then read " + readValue(op)
+                        + ", one of its own earlier writes, not its last (" + lastWrite(t, op) + ").";
+            default:
+                return t.label() + " wrote key " + op.key() + " = " + lastWrite(t, op) + " and then read "
+                        + readValue(op) + " instead of its own write.";
+        }
+    }
+
+    private static String lastWrite(Txn t, MicroOp read) {
+        String last = "?";
+        for (MicroOp m : t.ops()) {
+            if (m == read || m.equals(read)) break;
+            if (m.key() == read.key() && m instanceof MicroOp.Write) last = String.valueOf(((MicroOp.Write) m).value());
+            if (m.key() == read.key() && m instanceof MicroOp.Cas) last = String.valueOf(((MicroOp.Cas) m).newValue());
+        }
+        return last;
+    }
+
+    private static String readValue(MicroOp op) {
+        if (op instanceof MicroOp.Read) {
+            Long v = ((MicroOp.Read) op).value();
+            return v == null ? "nil" : v.toString();
+        }
+        if (op instanceof MicroOp.Cas) {
+            Long v = ((MicroOp.Cas) op).expected();
+            return v == null ? "nil" : v.toString();
+        }
+        return op.toString();
+    }
+
+    /** "T1 precedes T2 because ...; ...; so T1 precedes itself: a contradiction." */
+    private static String cycle(Anomaly a) {
+        StepExplainer ex = new StepExplainer(txnsById(a));
+        StringBuilder sb = new StringBuilder(a.displayName()).append(": ");
+        List<Step> steps = a.steps();
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            if (i > 0) sb.append("; ");
+            sb.append("T").append(s.from()).append(" < T").append(s.to()).append(" because ").append(ex.explain(s));
+        }
+        int first = steps.get(0).from();
+        sb.append(". So T").append(first).append(" < T").append(first).append(": a contradiction, no ")
+          .append(a.level()).append(" execution allows it.");
+        return sb.toString();
+    }
+}

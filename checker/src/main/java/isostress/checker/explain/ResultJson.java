@@ -1,0 +1,119 @@
+package isostress.checker.explain;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Txn;
+import isostress.checker.model.Anomaly;
+import isostress.checker.model.LevelResult;
+import isostress.checker.model.Result;
+import isostress.checker.model.Step;
+
+import java.util.List;
+
+/** A {@link Result} as JSON, for {@code --json} and results.json. */
+public final class ResultJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ResultJson() {
+    }
+
+    public static ObjectNode toJson(Result r) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("verdict", r.verdict().jsonName());
+        root.put("shape", r.shape());
+        ArrayNode req = root.putArray("requested");
+        r.requested().forEach(l -> req.add(l.cliName()));
+        ArrayNode weakest = root.putArray("weakest_violated");
+        r.weakestViolated().forEach(l -> weakest.add(l.cliName()));
+        ObjectNode levels = root.putObject("levels");
+        for (LevelResult l : r.levels()) {
+            ObjectNode o = levels.putObject(l.level().cliName());
+            o.put("verdict", l.verdict().jsonName());
+            o.put("reason", l.reason());
+            o.put("algorithm", l.algorithm());
+        }
+        ObjectNode counts = root.putObject("anomaly_counts");
+        r.anomalyCounts().forEach(counts::put);
+        ArrayNode as = root.putArray("anomalies");
+        for (Anomaly a : r.anomalies()) as.add(anomaly(a));
+        root.put("anomalies_omitted", r.anomaliesOmitted());
+        root.set("stats", MAPPER.valueToTree(r.stats()));
+        return root;
+    }
+
+    public static String toString(Result r) {
+        try {
+            return MAPPER.writeValueAsString(toJson(r));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static ObjectNode anomaly(Anomaly a) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("name", a.name());
+        o.put("type", a.type().elleName());
+        if (a.alias() != null) o.put("alias", a.alias().mtcName());
+        o.put("level", a.level().cliName());
+        o.put("explanation", Explainer.sentence(a));
+        if (a.key() != null) o.put("key", a.key());
+        if (a.op() != null) o.set("op", op(a.op()));
+        ArrayNode txns = o.putArray("txns");
+        for (Txn t : a.txns()) txns.add(txn(t));
+        ArrayNode steps = o.putArray("steps");
+        for (Step s : a.steps()) {
+            ObjectNode so = steps.addObject();
+            so.put("from", s.from());
+            so.put("to", s.to());
+            so.put("kind", s.kind().shortName());
+            if (s.key() != null) {
+                so.put("key", s.key());
+                if (s.value() == null) so.putNull("value"); else so.put("value", s.value());
+                if (s.nextValue() != null) so.put("next_value", s.nextValue());
+                if (s.initialValue()) so.put("initial", true);
+            }
+            if (s.witness() >= 0) so.put("witness", s.witness());
+        }
+        return o;
+    }
+
+    public static ObjectNode txn(Txn t) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("id", t.id());
+        o.put("process", t.process());
+        o.put("outcome", t.outcome().jepsenName());
+        o.put("invoke_index", t.invokeIndex());
+        if (!t.pending()) o.put("complete_index", t.completeIndex());
+        if (t.line() > 0) o.put("line", t.line());
+        if (t.node() != null) o.put("node", t.node());
+        ArrayNode ops = o.putArray("ops");
+        for (MicroOp m : t.ops()) ops.add(op(m));
+        return o;
+    }
+
+    private static ArrayNode op(MicroOp m) {
+        ArrayNode a = MAPPER.createArrayNode();
+        a.add(m.function());
+        a.add(m.key());
+        if (m instanceof MicroOp.Read) {
+            Long v = ((MicroOp.Read) m).value();
+            if (v == null) a.addNull(); else a.add(v);
+        } else if (m instanceof MicroOp.Write) {
+            a.add(((MicroOp.Write) m).value());
+        } else if (m instanceof MicroOp.Append) {
+            a.add(((MicroOp.Append) m).value());
+        } else if (m instanceof MicroOp.ListRead) {
+            List<Long> vs = ((MicroOp.ListRead) m).values();
+            if (vs == null) a.addNull(); else vs.forEach(a.addArray()::add);
+        } else {
+            MicroOp.Cas c = (MicroOp.Cas) m;
+            ArrayNode ev = a.addArray();
+            if (c.expected() == null) ev.addNull(); else ev.add(c.expected());
+            ev.add(c.newValue());
+        }
+        return a;
+    }
+}

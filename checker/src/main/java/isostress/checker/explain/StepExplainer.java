@@ -1,0 +1,59 @@
+package isostress.checker.explain;
+
+import isostress.checker.history.Txn;
+import isostress.checker.model.Step;
+
+import java.util.Map;
+
+/**
+ * Says in words why one transaction precedes another, from the data of a {@link Step} (after Elle's
+ * {@code DataExplainer}: explaining is data in, sentence out; rendering the whole cycle is {@link TextRenderer}'s
+ * job).
+ */
+public final class StepExplainer {
+    private final Map<Integer, Txn> txns;
+
+    /** @param txns the anomaly's transactions by id (for processes and event indices) */
+    public StepExplainer(Map<Integer, Txn> txns) {
+        this.txns = txns;
+    }
+
+    /** "T2 read key 5 = 7, written by T1", and so on for each kind. */
+    public String explain(Step s) {
+        String a = "T" + s.from(), b = "T" + s.to();
+        switch (s.kind()) {
+            case WR:
+                return b + " read key " + s.key() + " = " + value(s) + ", written by " + a;
+            case WW:
+                return b + " read key " + s.key() + " = " + value(s) + " from " + a + " and overwrote it with "
+                        + s.nextValue();
+            case RW:
+                return a + " read key " + s.key() + " = " + value(s) + ", which " + b + " overwrote with "
+                        + s.nextValue();
+            case SO: {
+                Txn t = txns.get(s.from());
+                return a + " and " + b + " ran in the same session" + (t != null ? " (process " + t.process() + ")" : "")
+                        + ", " + a + " first";
+            }
+            case RT: {
+                Txn x = txns.get(s.from()), y = txns.get(s.to());
+                if (x != null && y != null) {
+                    return a + " completed (event " + x.completeIndex() + ") before " + b + " was invoked (event "
+                            + y.invokeIndex() + ")";
+                }
+                return a + " completed before " + b + " was invoked";
+            }
+            case CO:
+                return "T" + s.witness() + " observed " + a + " yet read key " + s.key() + " = " + value(s) + " from "
+                        + b + ", and " + a + " also wrote key " + s.key() + ", so " + a + " must commit before " + b;
+            default:
+                throw new IllegalStateException(s.kind().toString());
+        }
+    }
+
+    /** The step's value, saying when it is the initial value. */
+    static String value(Step s) {
+        if (s.initialValue()) return s.value() == null ? "nil (the initial value)" : s.value() + " (the initial value)";
+        return String.valueOf(s.value());
+    }
+}

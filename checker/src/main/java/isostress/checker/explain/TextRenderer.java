@@ -1,0 +1,73 @@
+package isostress.checker.explain;
+
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Txn;
+import isostress.checker.model.Anomaly;
+import isostress.checker.model.Step;
+
+import java.util.List;
+
+/**
+ * Renders an anomaly as text, in the manner of Elle's proofs: the transactions ("Let: T1 = ..."), then each edge with
+ * its justification, then the sentence that closes the argument.
+ */
+public final class TextRenderer {
+    private TextRenderer() {
+    }
+
+    public static String render(Anomaly a) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(a.displayName()).append(" — violates ").append(a.level()).append('\n');
+        sb.append("Let:\n");
+        for (Txn t : a.txns()) sb.append("  ").append(describe(t)).append('\n');
+        List<Step> steps = a.steps();
+        if (!steps.isEmpty() && a.type().cycle()) {
+            StepExplainer ex = new StepExplainer(Explainer.txnsById(a));
+            sb.append("Then:\n");
+            for (Step s : steps) {
+                sb.append("  T").append(s.from()).append(" -").append(s.kind().shortName()).append("-> T")
+                  .append(s.to()).append(": ").append(ex.explain(s)).append('\n');
+            }
+        }
+        sb.append(Explainer.sentence(a)).append('\n');
+        return sb.toString();
+    }
+
+    /** "T12 = {r 5 nil, w 5 7} (process 3, ok, events 40..47, line 41)". */
+    public static String describe(Txn t) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(t.label()).append(" = {").append(ops(t.ops())).append("} (process ").append(t.process())
+          .append(", ").append(t.outcome().jepsenName());
+        if (t.invokeIndex() >= 0) {
+            sb.append(", events ").append(t.invokeIndex()).append("..")
+              .append(t.pending() ? "pending" : String.valueOf(t.completeIndex()));
+        }
+        if (t.line() > 0) sb.append(", line ").append(t.line());
+        if (t.node() != null) sb.append(", node ").append(t.node());
+        return sb.append(')').toString();
+    }
+
+    /** "r 5 nil, w 5 7". */
+    public static String ops(List<MicroOp> ops) {
+        StringBuilder sb = new StringBuilder();
+        for (MicroOp m : ops) {
+            if (sb.length() > 0) sb.append(", ");
+            if (m instanceof MicroOp.Read) {
+                Long v = ((MicroOp.Read) m).value();
+                sb.append("r ").append(m.key()).append(' ').append(v == null ? "nil" : v);
+            } else if (m instanceof MicroOp.Write) {
+                sb.append("w ").append(m.key()).append(' ').append(((MicroOp.Write) m).value());
+            } else if (m instanceof MicroOp.Append) {
+                sb.append("append ").append(m.key()).append(' ').append(((MicroOp.Append) m).value());
+            } else if (m instanceof MicroOp.ListRead) {
+                List<Long> vs = ((MicroOp.ListRead) m).values();
+                sb.append("r ").append(m.key()).append(' ').append(vs == null ? "nil" : vs.toString().replace(",", ""));
+            } else {
+                MicroOp.Cas c = (MicroOp.Cas) m;
+                sb.append("cas ").append(m.key()).append(' ').append(c.expected() == null ? "nil" : c.expected())
+                  .append(' ').append(c.newValue());
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,126 @@
+package isostress.checker.mini;
+
+import java.util.Arrays;
+
+/**
+ * Who wrote each (key, value): the writes of a history grouped by dense key, each key's values sorted, so a read is
+ * resolved by a binary search inside its key's bucket.
+ *
+ * <p>Written instead of a (key, value) hash table because it is the index's measured bottleneck: a million
+ * mini-transactions make about three million lookups, and a hash table turns each into a cache miss anywhere in a
+ * hundred megabytes; buckets keep a key's versions together, and the bucketing itself is sequential counting. With
+ * unique values a bucket is a sorted set, so duplicates show up as equal neighbours while sorting.
+ *
+ * <p>A write's code is {@code access << 1} for a transaction's final write of the key and {@code txn << 1 | 1} for an
+ * intermediate one (a value the transaction overwrote itself).
+ */
+final class WriteIndex {
+    static final int MISSING = -1;
+
+    private final int[] start;
+    private final long[] values;
+    private final int[] codes;
+
+    /**
+     * @param keyCount dense keys
+     * @param n        number of writes
+     * @param key      dense key of each write
+     * @param value    value of each write
+     * @param code     code of each write
+     */
+    WriteIndex(int keyCount, int n, int[] key, long[] value, int[] code) {
+        start = new int[keyCount + 1];
+        for (int i = 0; i < n; i++) start[key[i] + 1]++;
+        for (int k = 0; k < keyCount; k++) start[k + 1] += start[k];
+        values = new long[n];
+        codes = new int[n];
+        int[] fill = Arrays.copyOf(start, keyCount);
+        for (int i = 0; i < n; i++) {
+            int p = fill[key[i]]++;
+            values[p] = value[i];
+            codes[p] = code[i];
+        }
+        for (int k = 0; k < keyCount; k++) sort(start[k], start[k + 1]);
+    }
+
+    /** The code of the write of {@code value} to dense key {@code k}, or {@link #MISSING}. */
+    int get(int k, long value) {
+        int lo = start[k], hi = start[k + 1] - 1;
+        if (hi - lo < 8) {
+            for (int i = lo; i <= hi; i++) if (values[i] == value) return codes[i];
+            return MISSING;
+        }
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long v = values[mid];
+            if (v < value) lo = mid + 1;
+            else if (v > value) hi = mid - 1;
+            else return codes[mid];
+        }
+        return MISSING;
+    }
+
+    /**
+     * The first duplicate found: positions of two writes of the same value to the same key, as {@code {code1,
+     * code2}}, or null.
+     */
+    int[] duplicate() {
+        for (int k = 0; k + 1 < start.length; k++) {
+            for (int i = start[k] + 1; i < start[k + 1]; i++) {
+                if (values[i] == values[i - 1]) return new int[] {codes[i - 1], codes[i]};
+            }
+        }
+        return null;
+    }
+
+    /** Value of the write with {@code code} in key {@code k}'s bucket (for messages). */
+    long valueOf(int k, int code) {
+        for (int i = start[k]; i < start[k + 1]; i++) if (codes[i] == code) return values[i];
+        throw new IllegalStateException("no such write");
+    }
+
+    /** Sorts values[lo, hi) with codes alongside: insertion sort for small buckets, quicksort for hot keys. */
+    private void sort(int lo, int hi) {
+        while (hi - lo > 16) {
+            long pivot = median(values[lo], values[(lo + hi) >>> 1], values[hi - 1]);
+            int i = lo, j = hi - 1;
+            while (i <= j) {
+                while (values[i] < pivot) i++;
+                while (values[j] > pivot) j--;
+                if (i <= j) swap(i++, j--);
+            }
+            if (j - lo < hi - i) {
+                sort(lo, j + 1);
+                lo = i;
+            } else {
+                sort(i, hi);
+                hi = j + 1;
+            }
+        }
+        for (int i = lo + 1; i < hi; i++) {
+            long v = values[i];
+            int c = codes[i];
+            int j = i - 1;
+            while (j >= lo && values[j] > v) {
+                values[j + 1] = values[j];
+                codes[j + 1] = codes[j];
+                j--;
+            }
+            values[j + 1] = v;
+            codes[j + 1] = c;
+        }
+    }
+
+    private void swap(int i, int j) {
+        long v = values[i];
+        values[i] = values[j];
+        values[j] = v;
+        int c = codes[i];
+        codes[i] = codes[j];
+        codes[j] = c;
+    }
+
+    private static long median(long a, long b, long c) {
+        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    }
+}

@@ -1,0 +1,134 @@
+package isostress.harness.cli;
+
+import isostress.checker.CheckOptions;
+import isostress.checker.Checker;
+import isostress.checker.history.History;
+import isostress.checker.history.HistoryFormat;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.Result;
+import isostress.checker.model.Verdict;
+import isostress.generator.KeyDistribution;
+import isostress.generator.sim.JsonlSink;
+import isostress.generator.sim.MiniSimulation;
+import isostress.generator.sim.TextSink;
+import isostress.generator.sim.TxnSink;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.BufferedWriter;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code isostress bench check --txns N}: writes a valid synthetic mini-transaction history (a simulated
+ * serializable store, {@link MiniSimulation}) to a file, then times parsing it and checking SER, SI and SSER, and
+ * reports the peak heap; the last line is one JSON object for scripts.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = "Time parsing and checking a synthetic mini-transaction history.")
+public final class BenchCheckCommand implements Callable<Integer> {
+    @Option(names = "--txns", paramLabel = "N", required = true, description = "Transactions in the history.")
+    int txns;
+
+    @Option(names = "--sessions", paramLabel = "S", defaultValue = "20", description = "Sessions (default ${DEFAULT-VALUE}).")
+    int sessions;
+
+    @Option(names = "--keys", paramLabel = "K", defaultValue = "100000", description = "Keys (default ${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--dist", paramLabel = "DIST", defaultValue = "uniform",
+            description = "Key distribution: uniform, zipfian, hotspot, exponential (default ${DEFAULT-VALUE}).")
+    String dist;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "jsonl",
+            description = "File format: jsonl or text (default ${DEFAULT-VALUE}); text has no real time, so no SSER.")
+    String format;
+
+    @Option(names = "--file", paramLabel = "FILE",
+            description = "Write the history here and keep it (default: a temporary file, deleted afterwards).")
+    Path file;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public Integer call() throws Exception {
+        HistoryFormat fmt = CheckCommand.parseFormat(format);
+        if (fmt == HistoryFormat.EDN) throw new Main.UsageException("bench writes jsonl or text");
+        Path f = file != null ? file : Files.createTempFile("isostress-bench", fmt == HistoryFormat.TEXT ? ".txt" : ".jsonl");
+        long g0 = System.nanoTime();
+        MiniSimulation.Config cfg = MiniSimulation.Config.serializable(txns, sessions, distribution(), seed);
+        try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16)) {
+            TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
+            MiniSimulation.run(cfg, sink);
+        }
+        long genMs = ms(g0);
+        System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %,d keys, %s) in %,d ms: %s (%,d MB)%n",
+                txns, sessions, keys, dist, genMs, f, Files.size(f) >> 20);
+        System.gc();
+        resetPeaks();
+        long p0 = System.nanoTime();
+        History h = fmt.read(f);
+        long parseMs = ms(p0);
+        System.out.printf(Locale.ROOT, "parse   %,8d ms%n", parseMs);
+        long ser = time(h, IsolationLevel.SERIALIZABLE);
+        long si = time(h, IsolationLevel.SNAPSHOT_ISOLATION);
+        long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE) : -1;
+        long peak = peakHeapMb();
+        System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
+        if (file == null) Files.deleteIfExists(f);
+        System.out.printf(Locale.ROOT, "{\"txns\":%d,\"parse_ms\":%d,\"ser_ms\":%d,\"si_ms\":%d,\"sser_ms\":%s,"
+                + "\"peak_heap_mb\":%d}%n", txns, parseMs, ser, si, sser < 0 ? "null" : Long.toString(sser), peak);
+        return Main.VALID;
+    }
+
+    private static long time(History h, IsolationLevel level) {
+        long t0 = System.nanoTime();
+        Result r = Checker.check(h, List.of(level), CheckOptions.DEFAULTS);
+        long t = ms(t0);
+        System.out.printf(Locale.ROOT, "%-7s %,8d ms  %s%n", level.alias(), t, r.level(level).verdict().jsonName());
+        if (r.level(level).verdict() != Verdict.VALID) {
+            throw new IllegalStateException("the synthetic history should be valid at " + level + ": "
+                    + r.level(level).reason());
+        }
+        return t;
+    }
+
+    private KeyDistribution distribution() {
+        switch (dist.toLowerCase(Locale.ROOT)) {
+            case "uniform": return new KeyDistribution.Uniform(keys);
+            case "zipfian": return new KeyDistribution.Zipfian(keys, 1.0);
+            case "hotspot": return new KeyDistribution.Hotspot(keys, 0.2, 0.8);
+            case "exponential": return new KeyDistribution.Exponential(keys, 0.1);
+            default: throw new Main.UsageException("unknown --dist '" + dist
+                    + "': use uniform, zipfian, hotspot or exponential");
+        }
+    }
+
+    private static long ms(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private static void resetPeaks() {
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
+        }
+    }
+
+    /** Sum of the heap pools' peak usage: an upper bound on the peak heap in use. */
+    private static long peakHeapMb() {
+        long sum = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
+        }
+        return sum >> 20;
+    }
+}

@@ -1,0 +1,88 @@
+package isostress.harness.cli;
+
+import isostress.checker.CheckOptions;
+import isostress.checker.Checker;
+import isostress.checker.history.History;
+import isostress.checker.history.HistoryFormat;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.Result;
+import isostress.harness.store.ResultWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code isostress check FILE}: reads a history and checks it. */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = "Check a recorded history against isolation levels and explain any violation.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:valid at every level asked", "1:invalid", "2:bad input or usage", "3:unknown"})
+public final class CheckCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "History file (JSON lines, Jepsen EDN, or r(k,v,s,t) text).")
+    Path file;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "jsonl, edn or text (default: detected).")
+    String format;
+
+    @Option(names = {"-l", "--level"}, paramLabel = "LEVEL", split = ",",
+            description = "Level(s) to check: read-committed, read-atomic, causal, prefix, snapshot-isolation, "
+                    + "serializable, strict-serializable, linearizable (or rc, ra, cc, pc, si, ser, sser, lin). "
+                    + "Default: strict-serializable if the history has real-time order, else serializable.")
+    List<String> levels = new ArrayList<>();
+
+    @CommandLine.Mixin
+    OutputOptions output;
+
+    @Option(names = "--max-anomalies", paramLabel = "N", defaultValue = "10",
+            description = "Counterexamples listed per anomaly name (default ${DEFAULT-VALUE}); the rest are counted.")
+    int maxAnomalies;
+
+    @Option(names = "--search-budget", paramLabel = "STATES", defaultValue = "2000000",
+            description = "States a search may visit before answering unknown (default ${DEFAULT-VALUE}).")
+    long searchBudget;
+
+    @Override
+    public Integer call() throws Exception {
+        HistoryFormat fmt = format == null ? HistoryFormat.detect(file) : parseFormat(format);
+        long t0 = System.nanoTime();
+        History h = fmt.read(file);
+        long parseMs = (System.nanoTime() - t0) / 1_000_000;
+        List<IsolationLevel> ls = levels.isEmpty() ? Checker.defaultLevels(h) : parseLevels(levels);
+        CheckOptions opts = CheckOptions.DEFAULTS.withAnomaliesPerType(maxAnomalies).withSearchBudget(searchBudget);
+        Result r = Checker.check(h, ls, opts);
+        r.stats().put("parse_ms", parseMs);
+        ResultWriter.report(r, h, fmt, file, output, System.out);
+        return exitStatus(r);
+    }
+
+    static int exitStatus(Result r) {
+        switch (r.verdict()) {
+            case VALID: return Main.VALID;
+            case INVALID: return Main.INVALID;
+            default: return Main.UNKNOWN;
+        }
+    }
+
+    static HistoryFormat parseFormat(String name) {
+        HistoryFormat f = HistoryFormat.byName(name);
+        if (f == null) throw new Main.UsageException("unknown --format '" + name + "': use jsonl, edn or text");
+        return f;
+    }
+
+    static List<IsolationLevel> parseLevels(List<String> names) {
+        List<IsolationLevel> out = new ArrayList<>();
+        for (String n : names) {
+            IsolationLevel l = IsolationLevel.byName(n);
+            if (l == null) {
+                throw new Main.UsageException("unknown level '" + n + "'; levels are " + IsolationLevel.names());
+            }
+            if (!out.contains(l)) out.add(l);
+        }
+        return out;
+    }
+}
