@@ -35,12 +35,18 @@ final class LinChecker {
     static int check(MiniContext ctx) {
         MiniHistory m = ctx.m();
         int[] writersOfKey = new int[m.keyCount];
+        boolean[] undetermined = new boolean[m.keyCount];
         for (int a = 0; a < m.accCount; a++) {
-            if (m.accWrites[a] && m.included[m.accTxn[a]]) writersOfKey[m.accKey[a]]++;
+            if (!m.accWrites[a] || !m.included[m.accTxn[a]]) continue;
+            writersOfKey[m.accKey[a]]++;
+            // An info transaction's write whose read was not recorded has no known place in the chain: the key
+            // cannot be decided (the verdict becomes unknown unless another key fails).
+            if (m.accReadState[a] == MiniHistory.READ_UNKNOWN) undetermined[m.accKey[a]] = true;
         }
         int bad = 0;
         List<Integer> chain = new ArrayList<>();
         for (int k = 0; k < m.keyCount; k++) {
+            if (undetermined[k]) continue;
             chain.clear();
             if (!checkKey(ctx, k, writersOfKey[k], chain)) bad++;
         }

@@ -345,6 +345,12 @@ final class MiniHistory {
                             continue;
                         }
                         if (!firstExternal) {
+                            // A repeated read must itself be a possible read, and then agree with the first one.
+                            if (readSource(t, o) == NONE) {
+                                classifyExternalRead(t, o, key, nul, v, nul ? WriteIndex.MISSING
+                                        : writes.get(accKey[a], v));
+                                continue;
+                            }
                             boolean same = nul ? accReadState[a] == READ_NULL
                                     : accReadState[a] == READ_VALUE && accRead[a] == v;
                             if (!same) anomalies.nonRepeatableRead(t, accReadOp[a], o);

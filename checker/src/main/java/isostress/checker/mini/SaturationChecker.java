@@ -2,6 +2,7 @@ package isostress.checker.mini;
 
 import isostress.checker.graph.Csr;
 import isostress.checker.history.History;
+import isostress.checker.history.LongPairIntMap;
 import isostress.checker.model.EdgeKind;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.MtcAnomaly;
@@ -21,8 +22,9 @@ import java.util.List;
  *
  * <ul>
  *   <li>RC: φ = T2 wrote what an earlier read of T3 returned (T2 -wr-> β, β po-before the read of x). O(n).</li>
- *   <li>RA: φ = T2 is a direct so or wr predecessor of T3. O(n): a mini-transaction has at most one so predecessor
- *       and one wr predecessor per key.</li>
+ *   <li>RA: φ = T2 is a wr predecessor of T3 or precedes it in its session (so is transitive). O(n): per key only
+ *       the session's last earlier writer matters (the others precede it in so, hence in the commit order), and a
+ *       mini-transaction has at most one wr predecessor per key.</li>
  *   <li>CC: φ = T2 is a causal predecessor of T3, (so ∪ wr)+; see {@link CausalChecker}.</li>
  * </ul>
  */
@@ -52,7 +54,9 @@ final class SaturationChecker {
 
     private void saturate() {
         History h = m.h;
-        int[] soPred = ctx.g().soPred();
+        // RA: session order is transitive, so for each key the relevant session predecessor is the last earlier
+        // transaction of the session that wrote it (the earlier ones precede that one in so, hence in co).
+        LongPairIntMap lastSessionWriter = level == IsolationLevel.READ_ATOMIC ? new LongPairIntMap(1024) : null;
         int[] readOps = new int[16], readSrc = new int[16];
         int[] preds = new int[16];
         predFirstRead = new int[16];
@@ -63,6 +67,11 @@ final class SaturationChecker {
                 if (!externalRead(m, t3, o)) continue;
                 int src = m.readSource(t3, o);
                 if (src == MiniHistory.NONE) continue;
+                // wr holds every read (B&E §2.1); the dependency graph has the first read of each key only, so a
+                // repeated read of another version adds its wr edge here.
+                int acc = m.access(t3, m.keyId(h.opKey(o)));
+                int w = m.versionTxn(src);
+                if (o != m.accReadOp[acc] && w >= 0 && src != m.accSource[acc]) co.addRead(w, t3, m.accKey[acc], src);
                 if (nr == readOps.length) {
                     readOps = Arrays.copyOf(readOps, nr * 2);
                     readSrc = Arrays.copyOf(readSrc, nr * 2);
@@ -76,10 +85,6 @@ final class SaturationChecker {
                 if (preds.length < nr + 1) {
                     preds = new int[nr + 1];
                     predFirstRead = new int[nr + 1];
-                }
-                if (soPred[t3] >= 0) {
-                    preds[np] = soPred[t3];
-                    predFirstRead[np++] = Integer.MAX_VALUE;
                 }
                 for (int i = 0; i < nr; i++) {
                     int w = m.versionTxn(readSrc[i]);
@@ -98,17 +103,24 @@ final class SaturationChecker {
                 int s = readSrc[i];
                 if (level == IsolationLevel.READ_ATOMIC) {
                     for (int j = 0; j < np; j++) {
-                        MtcAnomaly alias = predFirstRead[j] == Integer.MAX_VALUE
-                                ? MtcAnomaly.SESSION_GUARANTEE_VIOLATION
-                                : predFirstRead[j] < readOps[i] ? MtcAnomaly.NON_MONOTONIC_READ
+                        MtcAnomaly alias = predFirstRead[j] < readOps[i] ? MtcAnomaly.NON_MONOTONIC_READ
                                 : MtcAnomaly.FRACTURED_READ;
-                        consider(preds[j], t3, x, s, alias);
+                        consider(preds[j], t3, x, s, alias, false);
+                    }
+                    int sp = lastSessionWriter.get(h.process(t3), x);
+                    if (sp != LongPairIntMap.MISSING && indexOf(preds, np, sp) < 0) {
+                        consider(sp, t3, x, s, MtcAnomaly.SESSION_GUARANTEE_VIOLATION, true);
                     }
                 } else {
                     for (int j = 0; j < i; j++) {
                         int t2 = m.versionTxn(readSrc[j]);
-                        if (t2 >= 0) consider(t2, t3, x, s, MtcAnomaly.NON_MONOTONIC_READ);
+                        if (t2 >= 0) consider(t2, t3, x, s, MtcAnomaly.NON_MONOTONIC_READ, false);
                     }
+                }
+            }
+            if (lastSessionWriter != null) {
+                for (int a = m.accStart[t3]; a < m.accStart[t3 + 1]; a++) {
+                    if (m.accWrites[a]) lastSessionWriter.put(h.process(t3), m.accKey[a], t3);
                 }
             }
         }
@@ -118,21 +130,21 @@ final class SaturationChecker {
      * Axiom instance: T3 read version {@code s} of key x, and {@code p} wrote x and satisfies φ, so p must commit
      * before s's writer.
      */
-    void consider(int p, int t3, int x, int s, MtcAnomaly alias) {
+    void consider(int p, int t3, int x, int s, MtcAnomaly alias, boolean viaSession) {
         int t1 = m.versionTxn(s);
         if (p == t1 || p == t3) return;
         int pa = m.access(p, x);
         if (pa == MiniHistory.NONE || !m.accWrites[pa]) return;
         if (m.descendantOrSelf(pa, s)) {
             immediate++;
-            ctx.anomalies().add(ctx.reporter().staleRead(staleReadCycle(ctx, t3, s, pa, p), alias));
+            ctx.anomalies().add(ctx.reporter().staleRead(staleReadCycle(ctx, t3, s, pa, p, viaSession), alias));
         } else if (!m.descendantOrSelf(s, pa) && t1 >= 0 && m.inForest(pa)) {
             co.add(p, t1, x, s, t3);
         }
     }
 
     /** T3 read version s of x although p, which T3 follows directly or causally, wrote a later version pa. */
-    static List<Step> staleReadCycle(MiniContext ctx, int t3, int s, int pa, int p) {
+    static List<Step> staleReadCycle(MiniContext ctx, int t3, int s, int pa, int p, boolean viaSession) {
         MiniHistory m = ctx.m();
         List<Integer> down = new ArrayList<>();
         for (int c = pa; c != s; c = m.accSource[c]) down.add(c);
@@ -145,7 +157,7 @@ final class SaturationChecker {
             int a = down.get(i), b = down.get(i - 1);
             steps.add(new Step(m.accTxn[a], m.accTxn[b], EdgeKind.WW, key, m.accWrite[a], m.accWrite[b], false, -1));
         }
-        Step closing = ctx.reporter().best(p, t3, ctx.g().main());
+        Step closing = viaSession ? Step.of(p, t3, EdgeKind.SO) : ctx.reporter().best(p, t3, ctx.g().main());
         // T3 may have read from p only in a repeated read, which adds no graph edge: say so directly.
         steps.add(closing != null ? closing : Step.of(p, t3, EdgeKind.WR));
         return steps;
@@ -177,6 +189,7 @@ final class SaturationChecker {
             to[i] = co.to[c];
             ids[i++] = -(c + 1);
         }
+        // (co edges and repeated-read wr edges alike)
         Csr s = Csr.build(main.n, from, to, ids, total);
         return SccCycles.report(s, s.n, ctx, (start, positions) -> {
             List<Step> steps = new ArrayList<>(positions.length);
@@ -207,10 +220,18 @@ final class SaturationChecker {
         return -1;
     }
 
-    /** Commit-order edges forced by an axiom, with what justifies each. */
+    /**
+     * Edges added to so ∪ wr: commit-order edges forced by an axiom (witness = the reading transaction), and wr
+     * edges of repeated reads (witness = -1).
+     */
     static final class CoEdges {
         int size;
         int[] from = new int[8], to = new int[8], key = new int[8], ver = new int[8], witness = new int[8];
+
+        /** A wr edge: reader read version {@code v} of dense key {@code k}, written by {@code writer}. */
+        void addRead(int writer, int reader, int k, int v) {
+            add(writer, reader, k, v, -1);
+        }
 
         void add(int f, int t, int k, int v, int w) {
             if (size == from.length) {
@@ -229,7 +250,8 @@ final class SaturationChecker {
         }
 
         Step step(MiniHistory m, int i) {
-            return new Step(from[i], to[i], EdgeKind.CO, m.keyOf[key[i]], m.versionValue(ver[i]), null,
+            EdgeKind k = witness[i] < 0 ? EdgeKind.WR : EdgeKind.CO;
+            return new Step(from[i], to[i], k, m.keyOf[key[i]], m.versionValue(ver[i]), null,
                     ver[i] >= m.accCount, witness[i]);
         }
     }
