@@ -16,10 +16,15 @@ public final class TextRenderer {
     }
 
     public static String render(Anomaly a) {
+        return render(a, true);
+    }
+
+    /** @param realTime whether the history has real-time order (event indices are shown only then) */
+    public static String render(Anomaly a, boolean realTime) {
         StringBuilder sb = new StringBuilder();
         sb.append(a.displayName()).append(" — violates ").append(a.level()).append('\n');
         sb.append("Let:\n");
-        for (Txn t : a.txns()) sb.append("  ").append(describe(t)).append('\n');
+        for (Txn t : a.txns()) sb.append("  ").append(describe(t, realTime)).append('\n');
         List<Step> steps = a.steps();
         if (!steps.isEmpty() && a.type().cycle()) {
             StepExplainer ex = new StepExplainer(Explainer.txnsById(a));
@@ -35,10 +40,14 @@ public final class TextRenderer {
 
     /** "T12 = {r 5 nil, w 5 7} (process 3, ok, events 40..47, line 41)". */
     public static String describe(Txn t) {
+        return describe(t, true);
+    }
+
+    public static String describe(Txn t, boolean realTime) {
         StringBuilder sb = new StringBuilder();
         sb.append(t.label()).append(" = {").append(ops(t.ops())).append("} (process ").append(t.process())
           .append(", ").append(t.outcome().jepsenName());
-        if (t.invokeIndex() >= 0) {
+        if (realTime && t.invokeIndex() >= 0) {
             sb.append(", events ").append(t.invokeIndex()).append("..")
               .append(t.pending() ? "pending" : String.valueOf(t.completeIndex()));
         }

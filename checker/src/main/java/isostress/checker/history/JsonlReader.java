@@ -37,7 +37,18 @@ public final class JsonlReader implements HistoryReader {
                 if (tok != JsonToken.START_OBJECT) {
                     throw new InputException(source, line, "expected a JSON object per line, got " + describe(p));
                 }
-                readEvent(p, line, asm, ops, source);
+                try {
+                    readEvent(p, line, asm, ops, source);
+                } catch (InputException e) {
+                    // Input that ends inside an object is reported at the line where the object starts.
+                    if (e.getCause() instanceof JsonParseException
+                            && String.valueOf(((JsonParseException) e.getCause()).getOriginalMessage())
+                                    .contains("end-of-input")) {
+                        throw new InputException(source, line, "truncated line: the JSON object that starts here "
+                                + "does not end", e.getCause());
+                    }
+                    throw e;
+                }
             }
         }
         return asm.finish();
@@ -48,12 +59,7 @@ public final class JsonlReader implements HistoryReader {
             return p.nextToken();
         } catch (JsonParseException e) {
             throw new InputException(source, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-                    "malformed JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            if (e.getClass().getSimpleName().contains("EOF")) {
-                throw new InputException(source, p.currentLocation().getLineNr(), "truncated JSON: " + e.getMessage());
-            }
-            throw e;
+                    "malformed JSON: " + e.getOriginalMessage(), e);
         }
     }
 

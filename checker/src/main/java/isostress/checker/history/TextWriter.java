@@ -15,7 +15,8 @@ import java.util.TreeSet;
  * {@code ok} transactions and the {@code info} transactions whose writes someone read (the others may not have
  * committed and are left out; failed ones never committed). Initial values become an explicit initial transaction
  * in session 0 (txn 0) unless every key starts at 0, which the format implies. A null read (initial value absent)
- * is written as 0, which must then be written by no transaction. Transaction numbers are the history's ids plus 1.
+ * is written as 0, which must then be written by no transaction. Transaction numbers are the history's ids plus 1,
+ * and sessions are processes plus 1: session 0 is the initial transaction's by convention.
  */
 public final class TextWriter implements HistoryWriter {
 
@@ -49,7 +50,7 @@ public final class TextWriter implements HistoryWriter {
         StringBuilder sb = new StringBuilder(64);
         for (int t = 0; t < h.size(); t++) {
             if (!committed(h, t, readValues)) continue;
-            String suffix = "," + h.process(t) + "," + (t + 1) + ")\n";
+            String suffix = "," + (h.process(t) + 1) + "," + (t + 1) + ")\n";
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
                 sb.setLength(0);
                 boolean read = h.opKind(o) == History.READ;

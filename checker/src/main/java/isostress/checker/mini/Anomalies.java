@@ -36,8 +36,11 @@ final class Anomalies {
         this.perType = perType;
     }
 
+    /** The listed anomalies, weakest violated level first (the most telling first). */
     List<Anomaly> listed() {
-        return listed;
+        List<Anomaly> out = new ArrayList<>(listed);
+        out.sort(java.util.Comparator.comparing(Anomaly::level));
+        return out;
     }
 
     int omitted() {
@@ -60,7 +63,7 @@ final class Anomalies {
             // The same cycle may be found by several level checks; list it once.
             Set<Integer> members = new LinkedHashSet<>();
             for (Step s : a.steps()) members.add(s.from());
-            String id = a.name() + members.stream().sorted().toList();
+            String id = a.name() + members.stream().sorted().toList() + (a.key() == null ? "" : "@" + a.key());
             if (!seenCycles.add(id)) return false;
         }
         int c = counts.merge(a.name(), 1, Integer::sum);

@@ -171,6 +171,7 @@ final class CycleReporter {
             ids.add(s.from());
             ids.add(s.to());
         }
+        for (Step s : steps) if (s.witness() >= 0) ids.add(s.witness()); // whose reads force co steps
         List<Txn> out = new ArrayList<>(ids.size());
         for (int t : ids) out.add(m.h.txn(t));
         return out;

@@ -134,35 +134,35 @@ public final class MiniChecker {
         }
         switch (l) {
             case READ_COMMITTED:
-                return verdict(l, SaturationChecker.check(ctx, l), "forced commit-order edges", SaturationChecker.ALGORITHM_RC);
+                return verdict(l, SaturationChecker.check(ctx, l), "violation of the Read Committed axiom", SaturationChecker.ALGORITHM_RC);
             case READ_ATOMIC:
-                return verdict(l, SaturationChecker.check(ctx, l), "forced commit-order edges", SaturationChecker.ALGORITHM_RA);
+                return verdict(l, SaturationChecker.check(ctx, l), "violation of the Read Atomic axiom", SaturationChecker.ALGORITHM_RA);
             case CAUSAL: {
                 CausalChecker.Outcome o = CausalChecker.check(ctx);
                 if (o.violations() == 0 && o.unknownReason() != null) {
                     return new LevelResult(l, Verdict.UNKNOWN, o.unknownReason(), CausalChecker.ALGORITHM);
                 }
-                return verdict(l, o.violations(), "causal stale reads or forced-order cycles", CausalChecker.ALGORITHM);
+                return verdict(l, o.violations(), "violation of the Causal axiom", CausalChecker.ALGORITHM);
             }
             case PREFIX:
                 if (lostUpdates() == 0) {
-                    return verdict(l, siCycles(), "cycles without adjacent rw edges (PC = SI on read-modify-write "
-                            + "histories without lost updates)", SiChecker.ALGORITHM);
+                    return verdict(l, siCycles(), "dependency cycle without two adjacent rw edges (PC = SI on "
+                            + "read-modify-write histories without lost updates)", SiChecker.ALGORITHM);
                 }
                 return prefixSearch();
             case SNAPSHOT_ISOLATION: {
                 if (lostUpdates() > 0) {
                     return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", SiChecker.ALGORITHM);
                 }
-                return verdict(l, siCycles(), "cycles without adjacent rw edges", SiChecker.ALGORITHM);
+                return verdict(l, siCycles(), "dependency cycle without two adjacent rw edges", SiChecker.ALGORITHM);
             }
             case SERIALIZABLE: {
                 int c = serCycles();
                 if (lostUpdates() > 0) {
                     return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)"
-                            + (c > 0 ? " and " + c + " cyclic component(s)" : ""), SerChecker.ALGORITHM);
+                            + (c > 0 ? " and " + c + " dependency cycle(s)" : ""), SerChecker.ALGORITHM);
                 }
-                return verdict(l, c, "strongly connected components with a cycle", SerChecker.ALGORITHM);
+                return verdict(l, c, "dependency cycle", SerChecker.ALGORITHM);
             }
             case STRICT_SERIALIZABLE: {
                 LevelResult ser = eval(IsolationLevel.SERIALIZABLE);
@@ -170,20 +170,24 @@ public final class MiniChecker {
                     return new LevelResult(l, Verdict.INVALID, "implied: the history violates serializable",
                             ser.algorithm());
                 }
-                return verdict(l, SserChecker.cycles(ctx), "cycles through real-time order", SserChecker.ALGORITHM);
+                return verdict(l, SserChecker.cycles(ctx), "dependency cycle through real-time order", SserChecker.ALGORITHM);
             }
             case LINEARIZABLE: {
                 int bad = LinChecker.check(ctx);
                 if (lostUpdates() > 0 && bad == 0) bad = lostUpdates();
-                return verdict(l, bad, "keys whose operations have no linearization", LinChecker.ALGORITHM);
+                return verdict(l, bad, "key without a linearization", LinChecker.ALGORITHM);
             }
             default:
                 throw new IllegalStateException(l.toString());
         }
     }
 
+    /** {@code what} names what was looked for, singular: "cycle" becomes "2 cycles" or "no cycle". */
     private LevelResult verdict(IsolationLevel l, int violations, String what, String algorithm) {
-        if (violations > 0) return new LevelResult(l, Verdict.INVALID, violations + " " + what, algorithm);
+        if (violations > 0) {
+            return new LevelResult(l, Verdict.INVALID, violations + " " + (violations == 1 ? what : plural(what)),
+                    algorithm);
+        }
         MiniHistory m = ctx.m();
         if (m.undeterminedWrites > 0) {
             return new LevelResult(l, Verdict.UNKNOWN, m.undeterminedWrites + " write(s) of info transactions "
@@ -191,6 +195,13 @@ public final class MiniChecker {
                     + "), so their place in the version order is unknown; no violation found without them", algorithm);
         }
         return new LevelResult(l, Verdict.VALID, "no " + what, algorithm);
+    }
+
+    /** "stale read of a key" becomes "stale reads of a key": the first word takes the plural. */
+    private static String plural(String what) {
+        int sp = what.indexOf(' ');
+        String head = sp < 0 ? what : what.substring(0, sp), tail = sp < 0 ? "" : what.substring(sp);
+        return (head.endsWith("x") ? head + "es" : head + "s") + tail;
     }
 
     private int lostUpdates() {
@@ -237,8 +248,8 @@ public final class MiniChecker {
         String alg = "prefix search (Biswas & Enea §4.1 Alg. 2 with the §4.2 PC reduction)";
         switch (o.answer()) {
             case VALID:
-                return verdict(IsolationLevel.PREFIX, 0, "violation: a commit order satisfying the prefix axiom exists ("
-                        + o.states() + " states)", alg);
+                return verdict(IsolationLevel.PREFIX, 0, "violation: a commit order satisfying the Prefix axiom exists ("
+                        + o.states() + " states searched)", alg);
             case INVALID:
                 return new LevelResult(IsolationLevel.PREFIX, Verdict.INVALID, "no commit order satisfies the prefix "
                         + "axiom (exhaustive search, " + o.states() + " states)", alg);

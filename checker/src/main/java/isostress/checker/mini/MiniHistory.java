@@ -109,7 +109,7 @@ final class MiniHistory {
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
                 byte kind = h.opKind(o);
                 if (kind == History.APPEND || kind == History.LIST_READ) {
-                    throw notMini(t, "it has list-append operations (" + h.op(o) + ")");
+                    throw notMini(t, "has list-append operations (" + h.op(o) + ")");
                 }
                 long key = h.opKey(o);
                 int k = dense != null ? dense.get(key) : keyIds.get(key, 0);
@@ -141,7 +141,7 @@ final class MiniHistory {
                 }
                 if (kind == History.WRITE || kind == History.CAS) {
                     if (aReadState[a] == NO_READ && !aWrites[a]) {
-                        throw notMini(t, "it writes key " + key + " without reading it first (" + h.op(o) + ")");
+                        throw notMini(t, "writes key " + key + " without reading it first (" + h.op(o) + ")");
                     }
                     long v = kind == History.WRITE ? h.opValue(o) : h.casNew(o);
                     if (h.initial().isInitial(key, v)) {

@@ -49,7 +49,7 @@ class RoundTripTest {
             assertEquals(h.size(), back.size(), "seed " + seed);
             for (int t = 0; t < h.size(); t++) {
                 assertEquals(h.txn(t).ops(), back.txn(t).ops(), "seed " + seed + " txn " + t);
-                assertEquals(h.process(t), back.process(t));
+                assertEquals(h.process(t) + 1, back.process(t), "sessions are processes plus 1");
             }
             assertEquals(h.initial(), back.initial());
         }
@@ -101,6 +101,10 @@ class RoundTripTest {
             int ops = rnd.nextInt(5);
             for (int k = 0; k < ops; k++) {
                 long key = rnd.nextInt(6) - 1;
+                if (pending) { // never completed: only the invocation, whose reads have no values
+                    if (rnd.nextBoolean()) b.readNull(key); else b.write(key, value++);
+                    continue;
+                }
                 switch (rnd.nextInt(6)) {
                     case 0: b.read(key, rnd.nextBoolean() ? null : (Long) (long) rnd.nextInt(100)); break;
                     case 1: b.write(key, value++); break;
@@ -108,7 +112,8 @@ class RoundTripTest {
                     case 3: {
                         long[] vs = new long[rnd.nextInt(4)];
                         for (int j = 0; j < vs.length; j++) vs[j] = rnd.nextInt(50);
-                        b.listRead(key, rnd.nextInt(5) == 0 ? null : vs, vs.length);
+                        // Jepsen writes an unknown list as nil, which reads back as a register read: not generated.
+                        b.listRead(key, vs, vs.length);
                         break;
                     }
                     case 4: b.cas(key, rnd.nextBoolean() ? null : (Long) (long) rnd.nextInt(9), value++); break;
@@ -116,8 +121,8 @@ class RoundTripTest {
                 }
             }
             b.endTxn();
-            if (rnd.nextInt(4) == 0) b.node(t, "n" + rnd.nextInt(3));
-            if (rnd.nextInt(4) == 0) b.isolation(t, rnd.nextBoolean() ? "serializable" : "read-committed");
+            if (!pending && rnd.nextInt(4) == 0) b.node(t, "n" + rnd.nextInt(3));
+            if (!pending && rnd.nextInt(4) == 0) b.isolation(t, rnd.nextBoolean() ? "serializable" : "read-committed");
             if (o == Outcome.INFO && !pending) process[p] += procs;
             if (rnd.nextInt(6) == 0) {
                 b.sideEvent(new SideEvent(index++, -1, "nemesis", "info", "start-partition",

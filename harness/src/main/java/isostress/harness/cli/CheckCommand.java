@@ -38,6 +38,9 @@ public final class CheckCommand implements Callable<Integer> {
     @CommandLine.Mixin
     OutputOptions output;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--max-anomalies", paramLabel = "N", defaultValue = "10",
             description = "Counterexamples listed per anomaly name (default ${DEFAULT-VALUE}); the rest are counted.")
     int maxAnomalies;
@@ -56,7 +59,7 @@ public final class CheckCommand implements Callable<Integer> {
         CheckOptions opts = CheckOptions.DEFAULTS.withAnomaliesPerType(maxAnomalies).withSearchBudget(searchBudget);
         Result r = Checker.check(h, ls, opts);
         r.stats().put("parse_ms", parseMs);
-        ResultWriter.report(r, h, fmt, file, output, System.out);
+        ResultWriter.report(r, h, fmt, file, output, spec.commandLine().getOut());
         return exitStatus(r);
     }
 

@@ -1,0 +1,149 @@
+package isostress.harness.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import isostress.checker.history.History;
+import isostress.checker.history.HistoryFormat;
+import isostress.checker.model.MtcAnomaly;
+import isostress.generator.KeyDistribution;
+import isostress.generator.sim.AnomalyInjector;
+import isostress.generator.sim.MiniSimulation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code isostress check}: verdicts, exit statuses 0/1/2/3, messages, --json and --out. */
+class CheckCommandTest {
+    static final Path CORPUS = Path.of("../../shared/corpus");
+
+    @TempDir
+    Path dir;
+
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    Path write(History h, String name, HistoryFormat f) throws Exception {
+        Path p = dir.resolve(name);
+        try (OutputStream o = Files.newOutputStream(p)) {
+            f.write(h, o);
+        }
+        return p;
+    }
+
+    static History simulated(int txns) {
+        return MiniSimulation.history(MiniSimulation.Config.serializable(txns, 4, new KeyDistribution.Uniform(10), 7));
+    }
+
+    @Test
+    void validHistoryExitsZero() throws Exception {
+        Path f = write(simulated(300), "valid.jsonl", HistoryFormat.JSONL);
+        Run r = run("check", f.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("verdict: VALID"), r.out());
+        assertTrue(r.out().contains("strict-serializable"), "default level with real time: " + r.out());
+    }
+
+    @Test
+    void lostUpdateExitsOneWithAnExplainedCounterexample() {
+        Run r = run("check", CORPUS.resolve("text/mtc-anomaly-lost-update.txt").toString(), "--level", "si");
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("lost-update (LostUpdate)"), r.out());
+        assertTrue(r.out().contains("weakest level violated: snapshot-isolation"), r.out());
+        assertTrue(r.out().contains("one update was lost"), r.out());
+    }
+
+    @Test
+    void jsonOutputAndOutDirectory() throws Exception {
+        Path f = write(AnomalyInjector.inject(simulated(200), MtcAnomaly.WRITE_SKEW), "skew.edn", HistoryFormat.EDN);
+        Path out = dir.resolve("out");
+        Run r = run("check", f.toString(), "--json", "--out", out.toString(), "--level", "si,ser");
+        assertEquals(1, r.code(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals("invalid", j.get("verdict").asText());
+        assertEquals("valid", j.get("levels").get("snapshot-isolation").get("verdict").asText());
+        assertEquals("serializable", j.get("weakest_violated").get(0).asText());
+        JsonNode a = j.get("anomalies").get(0);
+        assertEquals("G2-item", a.get("name").asText());
+        assertEquals("WriteSkew", a.get("alias").asText());
+        assertEquals("rw", a.get("steps").get(0).get("kind").asText());
+        assertTrue(Files.exists(out.resolve("results.json")));
+        assertTrue(Files.exists(out.resolve("anomalies/G2-item-1.txt")));
+        String dot = Files.readString(out.resolve("anomalies/G2-item-1.dot"));
+        assertTrue(dot.startsWith("digraph") && dot.contains("->") && dot.contains("rw"), dot);
+    }
+
+    @Test
+    void unknownOutcomeThatCannotBePlacedExitsThree() throws Exception {
+        // T1 (info) wrote x without a recorded read; T2 read T1's write: T1 committed, but where in x's order?
+        Path f = dir.resolve("unknown.jsonl");
+        Files.writeString(f, String.join("\n",
+                "{\"index\":0,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\",1,null],[\"w\",1,5]]}",
+                "{\"index\":1,\"type\":\"info\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\",1,null],[\"w\",1,5]]}",
+                "{\"index\":2,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\",1,null]]}",
+                "{\"index\":3,\"type\":\"ok\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\",1,5]]}", ""));
+        Run r = run("check", f.toString(), "--level", "ser");
+        assertEquals(3, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("unknown"), r.out());
+    }
+
+    @Test
+    void badInputAndUsageExitTwo() throws Exception {
+        Run missing = run("check", dir.resolve("nope.jsonl").toString());
+        assertEquals(2, missing.code());
+        assertTrue(missing.err().contains("no such file"), missing.err());
+
+        Run level = run("check", CORPUS.resolve("text/mtc-anomaly-lost-update.txt").toString(), "--level", "acid");
+        assertEquals(2, level.code());
+        assertTrue(level.err().contains("unknown level 'acid'"), level.err());
+
+        Run general = run("check", CORPUS.resolve("text/polysi-galera-lost-update.txt").toString());
+        assertEquals(2, general.code());
+        assertTrue(general.err().contains("polysi-galera-lost-update.txt:1: not a mini-transaction history"),
+                general.err());
+
+        Run noRealTime = run("check", CORPUS.resolve("text/mtc-anomaly-lost-update.txt").toString(), "--level", "sser");
+        assertEquals(2, noRealTime.code());
+        assertTrue(noRealTime.err().contains("no real-time order"), noRealTime.err());
+
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\",1,null]]}\n"
+                + "{\"index\":1,\"type\":\"ok\",\"process\":1,\"value\":[[\"r\",1,\n");
+        Run malformed = run("check", bad.toString());
+        assertEquals(2, malformed.code());
+        assertTrue(malformed.err().contains("bad.jsonl:2"), malformed.err());
+
+        Run badFormat = run("check", bad.toString(), "--format", "xml");
+        assertEquals(2, badFormat.code());
+        assertTrue(badFormat.err().contains("unknown --format 'xml'"), badFormat.err());
+    }
+
+    @Test
+    void everyMiniCorpusFileGetsItsVerdictThroughTheCommandLine() throws Exception {
+        try (Stream<Path> files = Files.list(CORPUS.resolve("text"))) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.getFileName().toString().startsWith("mtc-"))::iterator) {
+                boolean skew = f.getFileName().toString().contains("write-skew");
+                Run si = run("check", f.toString(), "--level", "si");
+                assertEquals(skew ? 0 : 1, si.code(), f + ": " + si.out() + si.err());
+            }
+        }
+    }
+}
