@@ -1,0 +1,102 @@
+package isostress.harness.store;
+
+import isostress.checker.explain.DotRenderer;
+import isostress.checker.explain.ResultJson;
+import isostress.checker.explain.TextRenderer;
+import isostress.checker.history.History;
+import isostress.checker.history.HistoryFormat;
+import isostress.checker.model.Anomaly;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.LevelResult;
+import isostress.checker.model.Result;
+import isostress.harness.cli.OutputOptions;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+
+/** Prints a check result for people (or as JSON) and writes results.json and the anomaly files. */
+public final class ResultWriter {
+    private ResultWriter() {
+    }
+
+    public static void report(Result r, History h, HistoryFormat fmt, Path file, OutputOptions out, PrintWriter ps)
+            throws IOException {
+        if (out != null && out.out != null) write(r, out.out);
+        if (out != null && out.json) {
+            ps.println(ResultJson.toString(r));
+        } else {
+            ps.print(text(r, h, fmt, file));
+        }
+        ps.flush();
+    }
+
+    /** The human summary: the verdict first, then each level, then the counterexamples. */
+    public static String text(Result r, History h, HistoryFormat fmt, Path file) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, Object> s = r.stats();
+        sb.append(String.format(Locale.ROOT, "history: %s (%s, %,d transactions: %s ok, %s fail, %s info",
+                file, fmt.cliName(), h.size(), s.get("ok"), s.get("fail"), s.get("info")));
+        if (((Number) s.getOrDefault("info", 0)).intValue() > 0) {
+            sb.append(", ").append(s.get("info_counted_committed")).append(" of them counted committed");
+        }
+        sb.append(")\nchecker: ").append(r.shape()).append('\n');
+        sb.append("verdict: ").append(r.verdict().jsonName().toUpperCase(Locale.ROOT));
+        List<IsolationLevel> weakest = r.weakestViolated();
+        if (!weakest.isEmpty()) sb.append(" — weakest level violated: ").append(join(weakest));
+        sb.append("\n\n");
+        for (LevelResult l : r.levels()) {
+            sb.append(String.format(Locale.ROOT, "  %-20s %-8s %s%n", l.level().cliName(),
+                    l.verdict().jsonName(), l.reason()));
+        }
+        if (!r.anomalies().isEmpty()) {
+            sb.append("\nanomalies found: ");
+            boolean first = true;
+            for (Map.Entry<String, Integer> e : r.anomalyCounts().entrySet()) {
+                if (!first) sb.append(", ");
+                first = false;
+                sb.append(e.getKey()).append(" ×").append(e.getValue());
+            }
+            if (r.anomaliesOmitted() > 0) sb.append(" (").append(r.anomaliesOmitted()).append(" not listed)");
+            sb.append("\n");
+            int i = 1;
+            for (Anomaly a : r.anomalies()) {
+                sb.append("\n").append(i++).append(". ").append(TextRenderer.render(a, h.realTime()));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Writes {@code dir/results.json} and {@code dir/anomalies/<name>-<n>.txt|.dot}. */
+    public static void write(Result r, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("results.json"), ResultJson.toString(r) + "\n", StandardCharsets.UTF_8);
+        if (r.anomalies().isEmpty()) return;
+        Path ad = dir.resolve("anomalies");
+        Files.createDirectories(ad);
+        Map<String, Integer> n = new HashMap<>();
+        for (Anomaly a : r.anomalies()) {
+            int k = n.merge(a.name(), 1, Integer::sum);
+            String base = a.name() + "-" + k;
+            Files.writeString(ad.resolve(base + ".txt"), TextRenderer.render(a), StandardCharsets.UTF_8);
+            if (!a.steps().isEmpty()) {
+                Files.writeString(ad.resolve(base + ".dot"), DotRenderer.render(a), StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    private static String join(List<IsolationLevel> ls) {
+        StringBuilder sb = new StringBuilder();
+        for (IsolationLevel l : ls) {
+            if (sb.length() > 0) sb.append(" and ");
+            sb.append(l.cliName());
+        }
+        return sb.toString();
+    }
+}
