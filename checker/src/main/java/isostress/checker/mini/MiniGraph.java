@@ -34,8 +34,13 @@ final class MiniGraph {
     private MiniGraph(MiniHistory m) {
         this.m = m;
         int n = m.n;
-        int expected = m.accCount * 2 + n;
-        grow(expected);
+        // Exact edge count, so the edge arrays are allocated once: so <= n, wr <= readers, rw = readers x children.
+        long expected = n;
+        for (int v = 0; v < m.versionCount; v++) {
+            long readers = m.readerStart[v + 1] - m.readerStart[v];
+            expected += readers * (1 + m.childStart[v + 1] - m.childStart[v]);
+        }
+        grow((int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, expected)));
         LongPairIntMap lastOfProcess = new LongPairIntMap(64);
         soPred = new int[n];
         Arrays.fill(soPred, -1);

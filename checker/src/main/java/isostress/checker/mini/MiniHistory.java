@@ -85,13 +85,17 @@ final class MiniHistory {
         long[] keys = new long[1024];
         int kc = 0;
         int[] start = new int[n + 1];
-        int maxAcc = h.opCount();
-        int writeOps = 0;
-        for (int o = 0; o < maxAcc; o++) {
-            byte kd = h.opKind(o);
-            if (kd == History.WRITE || kd == History.CAS) writeOps++;
+        // Exact number of accesses (distinct keys per transaction), so the per-access arrays are not over-sized:
+        // at ten million transactions the difference is gigabytes.
+        int maxAcc = 0;
+        for (int t = 0; t < n; t++) {
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                long key = h.opKey(o);
+                boolean seen = false;
+                for (int q = h.firstOp(t); q < o && !seen; q++) seen = h.opKey(q) == key;
+                if (!seen) maxAcc++;
+            }
         }
-        // Arrays are sized for the worst case (one access per op) and not trimmed: copying costs more than it saves.
         int[] aTxn = new int[maxAcc], aKey = new int[maxAcc], aReadOp = new int[maxAcc];
         byte[] aReadState = new byte[maxAcc];
         long[] aRead = new long[maxAcc], aWrite = new long[maxAcc];

@@ -59,9 +59,20 @@ final class SserChecker {
                 ids[k++] = -1;
             }
         }
+        // Transactions come in invocation order, so a merge with the sorted completions finds each one's latest
+        // earlier completion in O(n); a binary search covers histories built in another order.
+        boolean invokeOrdered = true;
+        for (int t = 1; t < n && invokeOrdered; t++) invokeOrdered = h.invokeIndex(t) >= h.invokeIndex(t - 1);
+        int cursor = -1;
         for (int s = 0; s < n; s++) {
             if (!m.included[s]) continue;
-            int i = lastBefore(compIdx, h.invokeIndex(s));
+            int i;
+            if (invokeOrdered) {
+                while (cursor + 1 < cnt && compIdx[cursor + 1] < h.invokeIndex(s)) cursor++;
+                i = cursor;
+            } else {
+                i = lastBefore(compIdx, h.invokeIndex(s));
+            }
             if (i >= 0) {
                 from[k] = n + i;
                 to[k] = s;
