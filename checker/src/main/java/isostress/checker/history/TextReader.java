@@ -144,12 +144,16 @@ public final class TextReader implements HistoryReader {
         return found;
     }
 
-    /** Byte scanner with line tracking. */
+    /**
+     * Byte scanner with line tracking over large chunks: the input is read 4 MB at a time into one array and
+     * scanned with a cursor, so the per-byte work is an array read and a comparison (a line is about 15 bytes).
+     */
     private static final class Scanner {
         private final InputStream in;
         private final String source;
-        private final byte[] buf = new byte[1 << 16];
+        private byte[] buf = new byte[1 << 22];
         private int pos, lim;
+        private boolean eof;
         int line = 1;
 
         Scanner(InputStream in, String source) {
@@ -157,14 +161,28 @@ public final class TextReader implements HistoryReader {
             this.source = source;
         }
 
+        /** Makes at least {@code need} bytes available after pos unless the input ends first. */
+        private void fill(int need) throws IOException {
+            if (lim - pos >= need || eof) return;
+            if (pos > 0) {
+                System.arraycopy(buf, pos, buf, 0, lim - pos);
+                lim -= pos;
+                pos = 0;
+            }
+            while (lim < buf.length && lim - pos < need) {
+                int r = in.read(buf, lim, buf.length - lim);
+                if (r < 0) {
+                    eof = true;
+                    return;
+                }
+                lim += r;
+            }
+        }
+
         int peek() throws IOException {
             if (pos == lim) {
-                lim = in.read(buf, 0, buf.length);
-                pos = 0;
-                if (lim <= 0) {
-                    lim = 0;
-                    return -1;
-                }
+                fill(1);
+                if (pos == lim) return -1;
             }
             return buf[pos] & 0xff;
         }
@@ -175,7 +193,7 @@ public final class TextReader implements HistoryReader {
             return c;
         }
 
-        /** Skips blank lines and leading spaces; false at end of input. */
+        /** Skips blank lines and leading spaces; false at end of input. Ensures a whole line is buffered. */
         boolean skipBlankLines() throws IOException {
             while (true) {
                 int c = peek();
@@ -186,6 +204,7 @@ public final class TextReader implements HistoryReader {
                 } else if (c == ' ' || c == '\t' || c == '\r') {
                     pos++;
                 } else {
+                    fill(256); // a line fits: the number parsing below then rarely crosses the buffer's end
                     return true;
                 }
             }
@@ -197,13 +216,17 @@ public final class TextReader implements HistoryReader {
         }
 
         void expect(char ch) throws IOException {
+            if (pos < lim && buf[pos] == ch) {
+                pos++;
+                return;
+            }
             skipSpaces();
             if (peek() != ch) throw error("expected '" + ch + "'");
             pos++;
         }
 
         long number(String what) throws IOException {
-            skipSpaces();
+            if (pos >= lim || buf[pos] == ' ' || buf[pos] == '\t') skipSpaces();
             boolean neg = false;
             if (peek() == '-') {
                 neg = true;
@@ -212,8 +235,16 @@ public final class TextReader implements HistoryReader {
             int c = peek();
             if (c < '0' || c > '9') throw error("expected an integer " + what);
             long v = 0;
-            while ((c = peek()) >= '0' && c <= '9') {
-                if (v > (Long.MAX_VALUE - (c - '0')) / 10) throw error("integer " + what + " too large");
+            int digits = 0;
+            while (true) {
+                if (pos == lim) fill(1);
+                if (pos == lim) break;
+                c = buf[pos];
+                if (c < '0' || c > '9') break;
+                // 18 digits always fit in a long; only longer numbers need the (slow, dividing) overflow test.
+                if (++digits > 18 && v > (Long.MAX_VALUE - (c - '0')) / 10) {
+                    throw error("integer " + what + " too large");
+                }
                 v = v * 10 + (c - '0');
                 pos++;
             }
