@@ -64,12 +64,8 @@ public final class JsonlWriter implements HistoryWriter {
             sb.append("{\"index\":").append(index).append(",\"type\":\"").append(type)
               .append("\",\"process\":").append(h.process(t));
             if (time >= 0) sb.append(",\"time\":").append(time);
-            sb.append(",\"f\":\"txn\",\"value\":[");
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (o > h.firstOp(t)) sb.append(',');
-                appendOp(sb, h, o, completion);
-            }
-            sb.append(']');
+            sb.append(",\"f\":\"txn\",\"value\":");
+            OpSyntax.JSON.appendOps(sb, h, t, completion);
             if (completion && h.node(t) != null) {
                 sb.append(",\"node\":");
                 quote(sb, h.node(t));
@@ -82,45 +78,6 @@ public final class JsonlWriter implements HistoryWriter {
             w.append(sb);
         }
         w.flush();
-    }
-
-    private static void appendOp(StringBuilder sb, History h, int o, boolean completion) {
-        long k = h.opKey(o);
-        switch (h.opKind(o)) {
-            case History.READ:
-                sb.append("[\"r\",").append(k).append(',');
-                if (!completion || h.opValueNull(o)) sb.append("null"); else sb.append(h.opValue(o));
-                break;
-            case History.LIST_READ: {
-                sb.append("[\"r\",").append(k).append(',');
-                long[] vs = completion ? h.listValues(o) : null;
-                if (vs == null) {
-                    sb.append("null");
-                } else {
-                    sb.append('[');
-                    for (int i = 0; i < vs.length; i++) {
-                        if (i > 0) sb.append(',');
-                        sb.append(vs[i]);
-                    }
-                    sb.append(']');
-                }
-                break;
-            }
-            case History.WRITE:
-                sb.append("[\"w\",").append(k).append(',').append(h.opValue(o));
-                break;
-            case History.APPEND:
-                sb.append("[\"append\",").append(k).append(',').append(h.opValue(o));
-                break;
-            case History.CAS:
-                sb.append("[\"cas\",").append(k).append(",[");
-                if (h.opValueNull(o)) sb.append("null"); else sb.append(h.opValue(o));
-                sb.append(',').append(h.casNew(o)).append(']');
-                break;
-            default:
-                throw new IllegalStateException();
-        }
-        sb.append(']');
     }
 
     private static void quote(StringBuilder sb, String s) {
