@@ -10,7 +10,8 @@ import java.nio.file.NoSuchFileException;
 /** The {@code isostress} command: subcommands for each job; usage when none is given. */
 @Command(name = "isostress", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "End-to-end database isolation stress testing: generate, run, record, check.",
-        subcommands = {CheckCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, CheckCommand.class, GenerateCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:valid at every level asked", "1:invalid: an anomaly was found",
                 "2:bad input or usage", "3:unknown: a search limit was hit before a verdict",
@@ -28,6 +29,9 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Libraries (HikariCP, zonky) log through slf4j-simple: warnings only, on stderr.
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty(
+                "org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         System.exit(commandLine().execute(args));
     }
 

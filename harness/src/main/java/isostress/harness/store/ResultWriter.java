@@ -28,7 +28,7 @@ public final class ResultWriter {
 
     public static void report(Result r, History h, HistoryFormat fmt, Path file, OutputOptions out, PrintWriter ps)
             throws IOException {
-        if (out != null && out.out != null) write(r, out.out);
+        if (out != null && out.out != null) write(r, out.out, true);
         if (out != null && out.json) {
             ps.println(ResultJson.toString(r));
         } else {
@@ -73,10 +73,15 @@ public final class ResultWriter {
         return sb.toString();
     }
 
-    /** Writes {@code dir/results.json} and {@code dir/anomalies/<name>-<n>.txt|.dot}. */
-    public static void write(Result r, Path dir) throws IOException {
+    /**
+     * Writes {@code dir/anomalies/<name>-<n>.txt|.dot}, and {@code dir/results.json} when {@code resultsJson} (a run
+     * writes its own, richer one).
+     */
+    public static void write(Result r, Path dir, boolean resultsJson) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve("results.json"), ResultJson.toString(r) + "\n", StandardCharsets.UTF_8);
+        if (resultsJson) {
+            Files.writeString(dir.resolve("results.json"), ResultJson.toString(r) + "\n", StandardCharsets.UTF_8);
+        }
         if (r.anomalies().isEmpty()) return;
         Path ad = dir.resolve("anomalies");
         Files.createDirectories(ad);

@@ -1,0 +1,76 @@
+package isostress.harness.cli;
+
+import isostress.harness.config.Campaign;
+import isostress.harness.config.CampaignLoader;
+import isostress.harness.run.CampaignRunner;
+import isostress.harness.run.RunOutcome;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code isostress run CAMPAIGN}: start the database, run the workload, record the history, check it. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run a campaign: start the database, run the workload, record and check the history.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every run valid", "1:a violation was found", "2:configuration or infrastructure error",
+                "3:a history could not be decided"})
+public final class RunCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "CAMPAIGN", description = "Campaign YAML file.")
+    Path file;
+
+    @Option(names = "--runs", paramLabel = "N", description = "Override the campaign's runs.")
+    Integer runs;
+
+    @Option(names = "--seed", paramLabel = "SEED", description = "Override the campaign's workload seed.")
+    Long seed;
+
+    @Option(names = "--no-progress", description = "No progress bar.")
+    boolean noProgress;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Campaign c = CampaignLoader.load(file);
+        if (runs != null) {
+            if (runs < 1) throw new Main.UsageException("--runs must be >= 1");
+            c = new Campaign(c.name(), c.source(), c.database(), c.workload(), c.duration(), c.levels(),
+                    c.maxAnomalies(), c.searchBudget(), runs, c.stopOnViolation(), c.store(), c.text());
+        }
+        long base = seed != null ? seed : c.workload().seed();
+        PrintWriter out = spec.commandLine().getOut();
+        CampaignRunner runner = new CampaignRunner(c, out, !noProgress);
+        List<RunOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < c.runs(); i++) {
+            RunOutcome o = runner.run(i, base + i);
+            outcomes.add(o);
+            if (o.error() != null) break;
+            if (o.violation() && c.stopOnViolation() && i + 1 < c.runs()) {
+                out.println("stopping: a violation was found (stop-on-violation)");
+                break;
+            }
+        }
+        if (outcomes.size() > 1) {
+            long bad = outcomes.stream().filter(RunOutcome::violation).count();
+            out.printf("%d run(s), %d with a violation%n", outcomes.size(), bad);
+        }
+        out.flush();
+        int status = 0;
+        for (RunOutcome o : outcomes) status = worst(status, o.exitStatus());
+        return status;
+    }
+
+    /** 2 (error) beats 1 (invalid) beats 3 (unknown) beats 0. */
+    static int worst(int a, int b) {
+        int[] rank = {0, 2, 3, 1};
+        return rank[a] >= rank[b] ? a : b;
+    }
+}

@@ -1,0 +1,260 @@
+package isostress.harness.config;
+
+import isostress.checker.model.IsolationLevel;
+import isostress.generator.KeyDistribution;
+import isostress.generator.MtShape;
+import isostress.generator.workload.WorkloadSpec;
+import isostress.generator.workload.WorkloadType;
+import isostress.harness.config.Campaign.DbType;
+import isostress.harness.config.Campaign.Isolation;
+import isostress.harness.config.Campaign.Provision;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a campaign YAML into a {@link Campaign}, checking everything before anything starts: unknown keys, wrong
+ * types, impossible values (sessions: 0), and combinations the database lacks (snapshot on MariaDB). Every problem
+ * is reported, each with file, line and key path (models: HikariCP's {@code HikariConfig.validate()} and Caffeine's
+ * {@code CaffeineSpec}, without their warn-and-reset of bad values).
+ */
+public final class CampaignLoader {
+    private static final List<String> TOP = List.of("name", "database", "workload", "check", "runs",
+            "stop-on-violation", "store");
+    private static final List<String> DATABASE = List.of("type", "provision", "version", "url", "user-env",
+            "password-env", "isolation", "settings");
+    private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
+            "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
+            "read-ratio", "rmw-ratio", "rotate-after", "duration");
+    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget");
+    private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
+    private CampaignLoader() {
+    }
+
+    /** Loads and validates {@code file}. */
+    public static Campaign load(Path file) throws IOException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file.toString(), List.of(file + ": no such campaign file"));
+        }
+        return parse(file, text);
+    }
+
+    /** Validates campaign {@code text}, as if read from {@code file}. */
+    public static Campaign parse(Path file, String text) {
+        String f = file.toString();
+        List<String> problems = new ArrayList<>();
+        ConfigNode root = ConfigNode.parse(f, text, problems);
+        if (root == null) throw new ConfigException(f, problems);
+        root.rejectUnknownKeys(TOP);
+
+        String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+        String name = root.string("name", fileName);
+        if (name != null && !NAME.matcher(name).matches()) {
+            root.problem("name", "must be letters, digits, '.', '_' or '-' (it names a directory), was '" + name + "'");
+        }
+        Campaign.Database db = database(root.object("database"));
+        ConfigNode w = root.object("workload");
+        WorkloadSpec workload = workload(w);
+        Duration duration = duration(w);
+        ConfigNode c = root.object("check");
+        c.rejectUnknownKeys(CHECK);
+        List<IsolationLevel> levels = levels(c, db);
+        int maxAnomalies = c.integer("max-anomalies", 10L, 1, 10_000).intValue();
+        long searchBudget = c.integer("search-budget", 2_000_000L, 1, Long.MAX_VALUE);
+        int runs = root.integer("runs", 1L, 1, 1_000_000).intValue();
+        boolean stop = root.bool("stop-on-violation", true);
+        Path store = Path.of(root.string("store", "store"));
+        if (!problems.isEmpty()) throw new ConfigException(f, problems);
+        return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop, store,
+                text);
+    }
+
+    private static Campaign.Database database(ConfigNode d) {
+        d.rejectUnknownKeys(DATABASE);
+        String typeName = d.choice("type", "postgresql", List.of("postgresql", "mariadb", "mysql", "mongodb"));
+        DbType type = DbType.POSTGRESQL;
+        if ("mongodb".equals(typeName)) {
+            d.problem("type", "mongodb is not available in this version of isostress (it arrives with the cluster "
+                    + "and fault issue); use postgresql, mariadb or mysql");
+        } else if (typeName != null) {
+            type = DbType.valueOf(typeName.toUpperCase(Locale.ROOT));
+        }
+        String dfltProvision = type == DbType.POSTGRESQL ? "embedded" : "local";
+        String prov = d.choice("provision", dfltProvision, List.of("embedded", "local", "docker", "external"));
+        Provision provision = Provision.EXTERNAL;
+        if ("docker".equals(prov)) {
+            d.problem("provision", "docker is not available in this version of isostress (it arrives with the "
+                    + "cluster and fault issue); use embedded, local or external");
+        } else if (prov != null) {
+            provision = Provision.valueOf(prov.toUpperCase(Locale.ROOT));
+        }
+        if (provision == Provision.EMBEDDED && type != DbType.POSTGRESQL) {
+            d.problem("provision", "embedded is PostgreSQL's (zonky); for " + typeName + " use local (Debian's "
+                    + "mariadbd) or external");
+        }
+        if (provision == Provision.LOCAL && type == DbType.POSTGRESQL) {
+            d.problem("provision", "for postgresql use embedded (any version) or external");
+        }
+        String version = d.string("version", type == DbType.POSTGRESQL && provision == Provision.EMBEDDED ? "16.15" : null);
+        if (version != null && provision == Provision.EMBEDDED && !VERSION.matcher(version).matches()) {
+            d.problem("version", "must look like 16.15 or 12.3.0, was '" + version + "'");
+        }
+        String url = d.string("url", null);
+        if (provision == Provision.EXTERNAL) {
+            if (url == null) {
+                d.problem("url", "is required with provision: external (a JDBC URL)");
+            } else if (type == DbType.POSTGRESQL && !url.startsWith("jdbc:postgresql:")) {
+                d.problem("url", "must be a jdbc:postgresql: URL for type postgresql, was '" + url + "'");
+            } else if (type != DbType.POSTGRESQL && !url.startsWith("jdbc:mariadb:") && !url.startsWith("jdbc:mysql:")) {
+                d.problem("url", "must be a jdbc:mariadb: or jdbc:mysql: URL for type " + typeName);
+            }
+        } else if (url != null) {
+            d.problem("url", "only applies to provision: external");
+        }
+        String userEnv = d.string("user-env", null), passwordEnv = d.string("password-env", null);
+        for (String[] e : new String[][] {{"user-env", userEnv}, {"password-env", passwordEnv}}) {
+            if (e[1] != null && System.getenv(e[1]) == null) {
+                d.problem(e[0], "environment variable " + e[1] + " is not set");
+            }
+        }
+        String iso = d.choice("isolation", "serializable", List.of("read-uncommitted", "read-committed",
+                "repeatable-read", "snapshot", "serializable"));
+        Isolation isolation = Isolation.SERIALIZABLE;
+        if (iso != null) isolation = Isolation.valueOf(iso.toUpperCase(Locale.ROOT).replace('-', '_'));
+        if (isolation == Isolation.SNAPSHOT && type != DbType.POSTGRESQL) {
+            d.problem("isolation", typeName + " has no snapshot isolation level; use repeatable-read (with "
+                    + "settings: {innodb_snapshot_isolation: ON} on MariaDB 10.11+ for first-committer-wins)");
+        }
+        Map<String, String> settings = d.scalars("settings");
+        return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings);
+    }
+
+    private static WorkloadSpec workload(ConfigNode w) {
+        w.rejectUnknownKeys(WORKLOAD);
+        String typeName = w.choice("type", "mini", List.of("mini", "rw-register", "list-append", "cas"));
+        WorkloadType type = typeName == null ? WorkloadType.MINI : WorkloadType.byName(typeName);
+        int sessions = w.integer("sessions", 8L, 1, 10_000).intValue();
+        int transactions = w.integer("transactions", 10_000L, 1, Integer.MAX_VALUE).intValue();
+        int keys = w.integer("keys", 100L, 1, 1L << 30).intValue();
+        long seed = w.integer("seed", 42L, Long.MIN_VALUE, Long.MAX_VALUE);
+        String dist = w.choice("distribution", "uniform", List.of("uniform", "zipfian", "hotspot", "exponential"));
+        double exponent = w.number("zipf-exponent", 1.0, 0, 100, true);
+        double hotKeys = w.number("hot-keys", 0.2, 0, 1, true);
+        double hotOps = w.number("hot-ops", 0.8, 0, 1, false);
+        double mean = w.number("exponential-mean", 0.1, 0, 1e6, true);
+        KeyDistribution d;
+        switch (dist == null ? "uniform" : dist) {
+            case "zipfian": d = new KeyDistribution.Zipfian(keys, exponent); break;
+            case "hotspot": d = new KeyDistribution.Hotspot(keys, hotKeys, hotOps); break;
+            case "exponential": d = new KeyDistribution.Exponential(keys, mean); break;
+            default: d = new KeyDistribution.Uniform(keys);
+        }
+        Map<MtShape, Double> shapes = new EnumMap<>(MtShape.class);
+        Map<String, String> raw = w.scalars("shapes");
+        for (Map.Entry<String, String> e : raw.entrySet()) {
+            MtShape s = shape(e.getKey());
+            if (s == null) {
+                w.problem("shapes." + e.getKey(), "unknown mini-transaction shape; shapes are "
+                        + java.util.Arrays.toString(MtShape.values()));
+                continue;
+            }
+            try {
+                double v = Double.parseDouble(e.getValue());
+                if (v < 0) throw new NumberFormatException();
+                shapes.put(s, v);
+            } catch (NumberFormatException ex) {
+                w.problem("shapes." + e.getKey(), "weight must be a number >= 0, was '" + e.getValue() + "'");
+            }
+        }
+        if (type == WorkloadType.MINI && !raw.isEmpty() && shapes.values().stream().noneMatch(v -> v > 0)) {
+            w.problem("shapes", "at least one shape needs a positive weight");
+        }
+        if (type == WorkloadType.MINI && keys < 2 && (shapes.isEmpty()
+                || shapes.entrySet().stream().anyMatch(e -> e.getKey().twoKeys() && e.getValue() > 0))) {
+            w.problem("keys", "two-key mini-transaction shapes need at least 2 keys, was " + keys
+                    + " (or give only one-key shapes under workload.shapes)");
+        }
+        int minOps = w.integer("min-ops", 1L, 1, 10_000).intValue();
+        int maxOps = w.integer("max-ops", type == WorkloadType.MINI ? 4L : 10L, 1, 10_000).intValue();
+        if (maxOps < minOps) w.problem("max-ops", "must be >= min-ops (" + minOps + "), was " + maxOps);
+        double readRatio = w.number("read-ratio", 0.5, 0, 1, false);
+        double rmwRatio = w.number("rmw-ratio", 0.5, 0, 1, false);
+        int rotate = w.integer("rotate-after", 0L, 0, Integer.MAX_VALUE).intValue();
+        return new WorkloadSpec(type, sessions, transactions, keys, d, seed, shapes, minOps, Math.max(minOps, maxOps),
+                readRatio, rmwRatio, rotate);
+    }
+
+    private static MtShape shape(String name) {
+        for (MtShape s : MtShape.values()) if (s.name().equalsIgnoreCase(name)) return s;
+        return null;
+    }
+
+    private static Duration duration(ConfigNode w) {
+        String s = w.string("duration", null);
+        if (s == null) return null;
+        Matcher m = DURATION.matcher(s.trim());
+        if (!m.matches()) {
+            w.problem("duration", "must look like 500ms, 30s, 2m or 1h, was '" + s + "'");
+            return null;
+        }
+        long n = Long.parseLong(m.group(1));
+        switch (m.group(2)) {
+            case "ms": return Duration.ofMillis(n);
+            case "s": return Duration.ofSeconds(n);
+            case "m": return Duration.ofMinutes(n);
+            default: return Duration.ofHours(n);
+        }
+    }
+
+    /** The levels asked for, or by default what the isolation setting promises. */
+    private static List<IsolationLevel> levels(ConfigNode c, Campaign.Database db) {
+        List<String> names = c.strings("levels");
+        List<IsolationLevel> out = new ArrayList<>();
+        if (names == null) {
+            out.add(promised(db.isolation()));
+            return out;
+        }
+        if (names.isEmpty()) c.problem("levels", "must name at least one level");
+        for (int i = 0; i < names.size(); i++) {
+            IsolationLevel l = IsolationLevel.byName(names.get(i));
+            if (l == null) {
+                c.problem("levels[" + i + "]", "unknown level '" + names.get(i) + "'; levels are " + IsolationLevel.names());
+            } else if (!out.contains(l)) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What an isolation setting promises, as a level the checker knows: read uncommitted and read committed
+     * promise read committed (the weakest level checked); repeatable read and snapshot are taken as snapshot
+     * isolation (PostgreSQL implements repeatable read as SI; MySQL/MariaDB users expect it); serializable.
+     */
+    static IsolationLevel promised(Isolation i) {
+        switch (i) {
+            case READ_UNCOMMITTED:
+            case READ_COMMITTED: return IsolationLevel.READ_COMMITTED;
+            case REPEATABLE_READ:
+            case SNAPSHOT: return IsolationLevel.SNAPSHOT_ISOLATION;
+            default: return IsolationLevel.SERIALIZABLE;
+        }
+    }
+}

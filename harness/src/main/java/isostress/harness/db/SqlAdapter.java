@@ -1,0 +1,109 @@
+package isostress.harness.db;
+
+import isostress.checker.history.MicroOp;
+import isostress.generator.workload.WorkloadType;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SQL both adapters share: point SELECT and UPDATE on an integer-keyed table, list-append as string
+ * concatenation (elements comma-separated), CAS as a conditional UPDATE. Subclasses give the dialect bits.
+ */
+abstract class SqlAdapter implements DatabaseAdapter {
+    static final String KV = "isostress_kv", LISTS = "isostress_lists";
+
+    /** The SQL that appends {@code ,?} to column v. */
+    abstract String appendSql();
+
+    @Override
+    public void createSchema(Connection c, WorkloadType type, long maxKey) throws SQLException {
+        boolean lists = type == WorkloadType.LIST_APPEND;
+        String table = lists ? LISTS : KV;
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table);
+            s.execute("CREATE TABLE " + table + " (k BIGINT PRIMARY KEY, v " + (lists ? "TEXT" : "BIGINT") + " NOT NULL)");
+        }
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, ?)")) {
+            for (long k = 0; k <= maxKey; k++) {
+                p.setLong(1, k);
+                if (lists) p.setString(2, ""); else p.setLong(2, INITIAL);
+                p.addBatch();
+                if (k % 1000 == 999) p.executeBatch();
+            }
+            p.executeBatch();
+            c.commit();
+        } finally {
+            c.setAutoCommit(auto);
+        }
+    }
+
+    @Override
+    public List<MicroOp> execute(Connection c, List<MicroOp> ops, CasExpectations casExpected) throws SQLException {
+        List<MicroOp> done = new ArrayList<>(ops.size());
+        for (MicroOp op : ops) {
+            long k = op.key();
+            if (op instanceof MicroOp.Read) {
+                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + KV + " WHERE k = ?")) {
+                    p.setLong(1, k);
+                    try (ResultSet rs = p.executeQuery()) {
+                        done.add(new MicroOp.Read(k, rs.next() ? rs.getLong(1) : null));
+                    }
+                }
+            } else if (op instanceof MicroOp.Write) {
+                long v = ((MicroOp.Write) op).value();
+                update(c, "UPDATE " + KV + " SET v = ? WHERE k = ?", v, k);
+                done.add(op);
+            } else if (op instanceof MicroOp.Append) {
+                update(c, appendSql(), ((MicroOp.Append) op).value(), k);
+                done.add(op);
+            } else if (op instanceof MicroOp.ListRead) {
+                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + LISTS + " WHERE k = ?")) {
+                    p.setLong(1, k);
+                    try (ResultSet rs = p.executeQuery()) {
+                        done.add(new MicroOp.ListRead(k, rs.next() ? parseList(rs.getString(1)) : List.of()));
+                    }
+                }
+            } else {
+                MicroOp.Cas cas = (MicroOp.Cas) op;
+                long expected = casExpected.expected(k);
+                try (PreparedStatement p = c.prepareStatement("UPDATE " + KV + " SET v = ? WHERE k = ? AND v = ?")) {
+                    p.setLong(1, cas.newValue());
+                    p.setLong(2, k);
+                    p.setLong(3, expected);
+                    if (p.executeUpdate() != 1) throw new CasMismatch(k, expected);
+                }
+                done.add(new MicroOp.Cas(k, expected, cas.newValue()));
+            }
+        }
+        return done;
+    }
+
+    private static void update(Connection c, String sql, long value, long key) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setLong(1, value);
+            p.setLong(2, key);
+            if (p.executeUpdate() != 1) throw new SQLException("key " + key + " is missing from the table");
+        }
+    }
+
+    static List<Long> parseList(String s) {
+        List<Long> out = new ArrayList<>();
+        for (String part : s.split(",")) if (!part.isEmpty()) out.add(Long.parseLong(part));
+        return out;
+    }
+
+    /** Errors of the connection itself (SQLState class 08) or timeouts: the link, not the transaction. */
+    static boolean connectionLost(SQLException e) {
+        String st = e.getSQLState();
+        return (st != null && st.startsWith("08")) || e instanceof java.sql.SQLTimeoutException
+                || e instanceof java.sql.SQLRecoverableException || e instanceof java.sql.SQLTransientConnectionException;
+    }
+}

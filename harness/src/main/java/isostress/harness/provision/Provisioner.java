@@ -1,0 +1,26 @@
+package isostress.harness.provision;
+
+import isostress.harness.config.Campaign;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Obtains the database a campaign asks for. One implementation per way (STYLE.md (e)). */
+public interface Provisioner {
+    /**
+     * Starts (or connects to) the database.
+     *
+     * @param logs where server logs go
+     * @param maxClients how many connections the clients will open
+     */
+    RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException;
+
+    /** The provisioner for {@code db}. */
+    static Provisioner of(Campaign.Database db) {
+        switch (db.provision()) {
+            case EMBEDDED: return new EmbeddedPostgresProvisioner();
+            case LOCAL: return new LocalMariaDbProvisioner();
+            default: return new ExternalProvisioner();
+        }
+    }
+}

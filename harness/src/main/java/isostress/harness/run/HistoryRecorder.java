@@ -1,0 +1,143 @@
+package isostress.harness.run;
+
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Outcome;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Appends every invocation and completion to {@code history.jsonl} in one global order (DESIGN.md): the event's
+ * index is its position in that order, its time the nanoseconds since the run started on one monotonic clock, so
+ * real time comes from indices and there is no clock skew. Whole lines are written under one lock and flushed every
+ * 100 ms and at the end, so a crash leaves a checkable prefix.
+ */
+public final class HistoryRecorder implements AutoCloseable {
+    private final Writer out;
+    private final long start = System.nanoTime();
+    private final StringBuilder sb = new StringBuilder(256);
+    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "history-flush");
+        t.setDaemon(true);
+        return t;
+    });
+    private long index;
+    private boolean closed;
+
+    /** Opens {@code file} and writes the header: every key starts at {@code initial}. */
+    public HistoryRecorder(Path file, long initial) throws IOException {
+        out = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16);
+        out.write("{\"type\":\"header\",\"real-time\":true,\"initial-default\":" + initial + "}\n");
+        flusher.scheduleWithFixedDelay(this::flush, 100, 100, TimeUnit.MILLISECONDS);
+    }
+
+    /** Nanoseconds since the run started. */
+    public long now() {
+        return System.nanoTime() - start;
+    }
+
+    /** Records that {@code process} invokes a transaction of {@code ops} (read values not known yet). */
+    public synchronized void invoke(long process, List<MicroOp> ops) {
+        line("invoke", process, ops, null);
+    }
+
+    /** Records the completion of {@code process}'s transaction. */
+    public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error) {
+        line(outcome.jepsenName(), process, ops, error);
+    }
+
+    /** Records an event of another process (a fault), with a JSON value. */
+    public synchronized void side(String process, String type, String f, String valueJson) {
+        sb.setLength(0);
+        sb.append("{\"index\":").append(index++).append(",\"type\":\"").append(type).append("\",\"process\":\"")
+          .append(process).append("\",\"time\":").append(now()).append(",\"f\":\"").append(f).append('"');
+        if (valueJson != null) sb.append(",\"value\":").append(valueJson);
+        write(sb.append("}\n"));
+    }
+
+    /** How many events so far. */
+    public synchronized long events() {
+        return index;
+    }
+
+    private void line(String type, long process, List<MicroOp> ops, String error) {
+        sb.setLength(0);
+        sb.append("{\"index\":").append(index++).append(",\"type\":\"").append(type).append("\",\"process\":")
+          .append(process).append(",\"time\":").append(now()).append(",\"f\":\"txn\",\"value\":[");
+        for (int i = 0; i < ops.size(); i++) {
+            if (i > 0) sb.append(',');
+            op(sb, ops.get(i));
+        }
+        sb.append(']');
+        if (error != null) {
+            sb.append(",\"error\":\"");
+            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(error, sb);
+            sb.append('"');
+        }
+        write(sb.append("}\n"));
+    }
+
+    private static void op(StringBuilder sb, MicroOp m) {
+        sb.append("[\"").append(m.function()).append("\",").append(m.key()).append(',');
+        if (m instanceof MicroOp.Read) {
+            Long v = ((MicroOp.Read) m).value();
+            sb.append(v == null ? "null" : v.toString());
+        } else if (m instanceof MicroOp.Write) {
+            sb.append(((MicroOp.Write) m).value());
+        } else if (m instanceof MicroOp.Append) {
+            sb.append(((MicroOp.Append) m).value());
+        } else if (m instanceof MicroOp.ListRead) {
+            List<Long> vs = ((MicroOp.ListRead) m).values();
+            if (vs == null) {
+                sb.append("null");
+            } else {
+                sb.append('[');
+                for (int i = 0; i < vs.size(); i++) {
+                    if (i > 0) sb.append(',');
+                    sb.append(vs.get(i));
+                }
+                sb.append(']');
+            }
+        } else {
+            MicroOp.Cas c = (MicroOp.Cas) m;
+            sb.append('[').append(c.expected() == null ? "null" : c.expected().toString()).append(',')
+              .append(c.newValue()).append(']');
+        }
+        sb.append(']');
+    }
+
+    private void write(CharSequence s) {
+        if (closed) throw new IllegalStateException("history closed");
+        try {
+            out.append(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing the history", e);
+        }
+    }
+
+    private synchronized void flush() {
+        if (closed) return;
+        try {
+            out.flush();
+        } catch (IOException e) {
+            System.err.println("isostress: flushing the history: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) return;
+        flusher.shutdownNow();
+        closed = true;
+        out.close();
+    }
+}

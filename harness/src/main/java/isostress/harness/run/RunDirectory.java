@@ -1,0 +1,63 @@
+package isostress.harness.run;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * A run's directory (DESIGN.md, "Run directory"): {@code store/<campaign>/<yyyyMMddTHHmmss>/} with the resolved
+ * campaign, the history, the results, the anomalies and the logs; {@code store/latest} links to the newest.
+ */
+public final class RunDirectory {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
+    private final Path dir;
+
+    private RunDirectory(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Creates a new run directory for {@code campaign} under {@code store} and points store/latest at it. */
+    public static RunDirectory create(Path store, String campaign) throws IOException {
+        Path parent = store.resolve(campaign);
+        Files.createDirectories(parent);
+        String base = LocalDateTime.now().format(STAMP);
+        Path dir = parent.resolve(base);
+        for (int i = 2; ; i++) {
+            try {
+                Files.createDirectory(dir);
+                break;
+            } catch (FileAlreadyExistsException e) {
+                dir = parent.resolve(base + "-" + i);
+            }
+        }
+        Files.createDirectories(dir.resolve("logs"));
+        Path latest = store.resolve("latest");
+        Files.deleteIfExists(latest);
+        Files.createSymbolicLink(latest, store.relativize(dir));
+        return new RunDirectory(dir);
+    }
+
+    public Path path() {
+        return dir;
+    }
+
+    public Path history() {
+        return dir.resolve("history.jsonl");
+    }
+
+    public Path results() {
+        return dir.resolve("results.json");
+    }
+
+    public Path logs() {
+        return dir.resolve("logs");
+    }
+
+    /** Writes the campaign as given, passwords in URLs masked. */
+    public void writeCampaign(String yaml) throws IOException {
+        Files.writeString(dir.resolve("campaign.yaml"), yaml.replaceAll("(?i)(password=)[^&;\\s\"']*", "$1****"));
+    }
+}

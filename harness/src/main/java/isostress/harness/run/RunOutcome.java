@@ -1,0 +1,32 @@
+package isostress.harness.run;
+
+import isostress.checker.model.Result;
+import isostress.checker.model.Verdict;
+
+/**
+ * How a run ended.
+ *
+ * @param index      run number, from 0
+ * @param seed       the workload seed
+ * @param dir        its run directory
+ * @param database   what database it ran on, or null when none started
+ * @param stats      what the clients did
+ * @param result     the check, or null when the history could not be checked
+ * @param unchecked  why the history was not checked, or null
+ * @param error      why the run stopped early (infrastructure, configuration), or null
+ */
+public record RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
+                         String unchecked, String error) {
+
+    /** The exit status this run alone would give: 2 error, 1 invalid, 3 unknown, 0 valid. */
+    public int exitStatus() {
+        if (error != null) return 2;
+        if (result == null) return 3;
+        Verdict v = result.verdict();
+        return v == Verdict.VALID ? 0 : v == Verdict.INVALID ? 1 : 3;
+    }
+
+    public boolean violation() {
+        return result != null && result.verdict() == Verdict.INVALID;
+    }
+}

@@ -1,0 +1,103 @@
+package isostress.harness.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import isostress.checker.explain.ResultJson;
+import isostress.checker.explain.TextRenderer;
+import isostress.checker.model.LevelResult;
+import isostress.checker.model.Result;
+import isostress.generator.workload.WorkloadSpec;
+import isostress.harness.config.Campaign;
+import isostress.harness.store.ResultWriter;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+
+/** A run's results.json (verdicts, anomalies, statistics) and its summary for people. */
+public final class RunReport {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private RunReport() {
+    }
+
+    static void write(RunOutcome o, Campaign c) throws IOException {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("campaign", c.name());
+        root.put("run", o.index() + 1);
+        root.put("seed", o.seed());
+        if (o.database() != null) root.put("database", o.database());
+        root.put("isolation", c.database().isolation().yamlName());
+        WorkloadSpec w = c.workload();
+        ObjectNode wl = root.putObject("workload");
+        wl.put("type", w.type().yamlName());
+        wl.put("sessions", w.sessions());
+        wl.put("transactions", w.transactions());
+        wl.put("keys", w.keys());
+        wl.put("distribution", w.distribution().toString());
+        if (o.error() != null) root.put("error", o.error());
+        root.put("exit_status", o.exitStatus());
+        root.set("stats", MAPPER.valueToTree(stats(o.stats())));
+        if (o.result() != null) {
+            root.set("check", ResultJson.toJson(o.result()));
+            ResultWriter.write(o.result(), o.dir().path(), false);
+        } else {
+            ObjectNode ch = root.putObject("check");
+            ch.put("verdict", "unknown");
+            ch.put("reason", o.unchecked() != null ? o.unchecked() : "no history was recorded");
+        }
+        MAPPER.writeValue(o.dir().results().toFile(), root);
+    }
+
+    static Map<String, Object> stats(RunStats s) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("seconds", Math.round(s.seconds() * 1000) / 1000.0);
+        m.put("attempted", s.attempted());
+        m.put("committed", s.committed());
+        m.put("aborted", s.aborted());
+        m.put("unknown", s.unknown());
+        m.put("abort_rate", Math.round(s.abortRate() * 1e4) / 1e4);
+        m.put("throughput_committed_per_s", Math.round(s.throughput() * 10) / 10.0);
+        m.put("latency_ms", s.latencyMs());
+        m.put("by_shape", s.byShape());
+        return m;
+    }
+
+    static void print(RunOutcome o, Campaign c, PrintWriter out) {
+        RunStats s = o.stats();
+        Map<String, Double> lat = s.latencyMs();
+        out.printf(Locale.ROOT, "  %,d transactions in %.1f s: %,d committed, %,d aborted (%.1f%%), %,d unknown; "
+                        + "%,.0f commits/s; latency ms p50 %.2f p95 %.2f p99 %.2f max %.1f%n", s.attempted(),
+                s.seconds(), s.committed(), s.aborted(), 100 * s.abortRate(), s.unknown(), s.throughput(),
+                lat.get("p50"), lat.get("p95"), lat.get("p99"), lat.get("max"));
+        if (o.error() != null) out.println("  ERROR: the run stopped: " + o.error());
+        Result r = o.result();
+        if (r == null) {
+            out.println("  verdict: UNKNOWN — " + (o.unchecked() != null ? o.unchecked() : "no history"));
+        } else {
+            out.print("  verdict: " + r.verdict().jsonName().toUpperCase(Locale.ROOT));
+            if (!r.weakestViolated().isEmpty()) {
+                out.print(" — weakest level violated: " + r.weakestViolated().get(0));
+            }
+            out.println();
+            for (LevelResult l : r.levels()) {
+                out.printf("    %-20s %-8s %s%n", l.level().cliName(), l.verdict().jsonName(), l.reason());
+            }
+            if (!r.anomalies().isEmpty()) {
+                out.print("  anomalies: ");
+                boolean first = true;
+                for (Map.Entry<String, Integer> e : r.anomalyCounts().entrySet()) {
+                    out.print((first ? "" : ", ") + e.getKey() + " ×" + e.getValue());
+                    first = false;
+                }
+                out.println();
+                out.println("  first counterexample:");
+                for (String line : TextRenderer.render(r.anomalies().get(0)).split("\n")) out.println("    " + line);
+            }
+        }
+        out.println("  run directory: " + o.dir().path() + "  (history.jsonl, results.json, anomalies/, logs/)");
+        out.flush();
+    }
+}
