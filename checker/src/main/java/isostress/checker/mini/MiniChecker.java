@@ -129,9 +129,17 @@ public final class MiniChecker {
         }
         IsolationLevel nonCycle = ctx.anomalies().nonCycleLevel();
         if (nonCycle != null && (l.implies(nonCycle) || l == IsolationLevel.LINEARIZABLE)) {
+            // Decided already; the level's own search still runs so that every kind of anomaly gets reported.
+            LevelResult searched = search(l);
+            String also = searched.verdict() == Verdict.INVALID ? "; also " + searched.reason() : "";
             return new LevelResult(l, Verdict.INVALID, "reads that no execution allows (" + nonCycle
-                    + " anomalies, found before any cycle search)", "read validation (MTC §IV-B footnote)");
+                    + " anomalies, found before any cycle search)" + also, "read validation (MTC §IV-B footnote)");
         }
+        return search(l);
+    }
+
+    /** The level's own check. */
+    private LevelResult search(IsolationLevel l) {
         switch (l) {
             case READ_COMMITTED:
                 return verdict(l, SaturationChecker.check(ctx, l), "violation of the Read Committed axiom", SaturationChecker.ALGORITHM_RC);
@@ -197,11 +205,21 @@ public final class MiniChecker {
         return new LevelResult(l, Verdict.VALID, "no " + what, algorithm);
     }
 
-    /** "stale read of a key" becomes "stale reads of a key": the first word takes the plural. */
-    private static String plural(String what) {
-        int sp = what.indexOf(' ');
-        String head = sp < 0 ? what : what.substring(0, sp), tail = sp < 0 ? "" : what.substring(sp);
-        return (head.endsWith("x") ? head + "es" : head + "s") + tail;
+    /**
+     * "dependency cycle through real-time order" becomes "dependency cycles through real-time order": the noun before
+     * the first preposition takes the plural.
+     */
+    static String plural(String what) {
+        int cut = what.length();
+        for (String prep : new String[] {" of ", " without ", " through ", " with "}) {
+            int i = what.indexOf(prep);
+            if (i >= 0 && i < cut) cut = i;
+        }
+        int paren = what.indexOf(" (");
+        if (paren >= 0 && paren < cut) cut = paren;
+        String head = what.substring(0, cut), tail = what.substring(cut);
+        return (head.endsWith("y") && !head.endsWith("ey") ? head.substring(0, head.length() - 1) + "ies"
+                : head + "s") + tail;
     }
 
     private int lostUpdates() {
