@@ -36,10 +36,11 @@ final class Anomalies {
         this.perType = perType;
     }
 
-    /** The listed anomalies, weakest violated level first (the most telling first). */
+    /** The listed anomalies, most telling first: weakest violated level, fewest extra orders, fewest txns. */
     List<Anomaly> listed() {
         List<Anomaly> out = new ArrayList<>(listed);
-        out.sort(java.util.Comparator.comparing(Anomaly::level));
+        out.sort(java.util.Comparator.comparing(Anomaly::level).thenComparing(Anomaly::variant)
+                .thenComparingInt(a -> a.txns().size()));
         return out;
     }
 

@@ -29,12 +29,6 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // Libraries (HikariCP, zonky) log through slf4j-simple: warnings only, on stderr.
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty(
-                "org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        // The MariaDB driver warns about every deadlock it reports; those are expected aborts, recorded as fail.
-        System.setProperty("org.slf4j.simpleLogger.log.org.mariadb.jdbc", System.getProperty(
-                "org.slf4j.simpleLogger.log.org.mariadb.jdbc", "error"));
         System.exit(commandLine().execute(args));
     }
 

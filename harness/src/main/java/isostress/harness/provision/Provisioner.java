@@ -15,6 +15,11 @@ public interface Provisioner {
      */
     RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException;
 
+    /** True when Debian's MariaDB server is installed, so {@code provision: local} works for MariaDB. */
+    static boolean mariaDbInstalled() {
+        return LocalMariaDbProvisioner.available();
+    }
+
     /** The provisioner for {@code db}. */
     static Provisioner of(Campaign.Database db) {
         switch (db.provision()) {

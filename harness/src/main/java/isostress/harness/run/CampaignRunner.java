@@ -35,11 +35,18 @@ public final class CampaignRunner {
     private final Campaign campaign;
     private final PrintWriter out;
     private final boolean progress;
+    private java.util.function.Consumer<RunningDatabase> onStarted = db -> { };
 
     public CampaignRunner(Campaign campaign, PrintWriter out, boolean progress) {
         this.campaign = campaign;
         this.out = out;
         this.progress = progress;
+    }
+
+    /** Called with the database once it is up, before the workload starts (faults and tests act on it). */
+    public CampaignRunner onDatabaseStarted(java.util.function.Consumer<RunningDatabase> listener) {
+        this.onStarted = listener;
+        return this;
     }
 
     /** Runs run number {@code index} (from 0) with {@code seed}. */
@@ -63,6 +70,7 @@ public final class CampaignRunner {
             Runtime.getRuntime().addShutdownHook(hook);
             description = db.description();
             log.line("database: " + description);
+            onStarted.accept(db);
             out.printf("run %d/%d of %s (seed %d): %s, %s, %s workload, %,d transactions, %d sessions%n", index + 1,
                     campaign.runs(), campaign.name(), seed, description, campaign.database().isolation().yamlName(),
                     spec.type().yamlName(), workload.size(), spec.sessions());

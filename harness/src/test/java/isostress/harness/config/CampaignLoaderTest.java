@@ -1,0 +1,109 @@
+package isostress.harness.config;
+
+import isostress.checker.model.IsolationLevel;
+import isostress.generator.workload.WorkloadType;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad campaigns stop before anything starts, each problem named with file, line and key path. */
+class CampaignLoaderTest {
+    static final Path FILE = Path.of("camp.yaml");
+
+    static List<String> problems(String yaml) {
+        return assertThrows(ConfigException.class, () -> CampaignLoader.parse(FILE, yaml)).problems();
+    }
+
+    static void hasProblem(List<String> problems, String prefix, String fragment) {
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith(prefix) && p.contains(fragment)),
+                "no problem starting '" + prefix + "' containing '" + fragment + "' in " + problems);
+    }
+
+    @Test
+    void defaults() {
+        Campaign c = CampaignLoader.parse(FILE, "name: x\n");
+        assertEquals(Campaign.DbType.POSTGRESQL, c.database().type());
+        assertEquals(Campaign.Provision.EMBEDDED, c.database().provision());
+        assertEquals("16.15", c.database().version());
+        assertEquals(Campaign.Isolation.SERIALIZABLE, c.database().isolation());
+        assertEquals(WorkloadType.MINI, c.workload().type());
+        assertEquals(List.of(IsolationLevel.SERIALIZABLE), c.levels());
+        assertEquals(1, c.runs());
+    }
+
+    @Test
+    void unknownKeyNamesTheKeyTheFileAndTheLine() {
+        List<String> p = problems("name: x\nworkload:\n  type: mini\n  sesions: 8\n");
+        hasProblem(p, "camp.yaml:4 workload.sesions:", "unknown key");
+        hasProblem(p, "camp.yaml:4", "sessions");
+    }
+
+    @Test
+    void wrongTypesAndImpossibleValuesAreAllReported() {
+        List<String> p = problems("name: x\nworkload:\n  sessions: 0\n  transactions: many\n  keys: 10\n"
+                + "  read-ratio: 1.5\nruns: -1\n");
+        hasProblem(p, "camp.yaml:3 workload.sessions:", "must be >= 1, was 0");
+        hasProblem(p, "camp.yaml:4 workload.transactions:", "must be an integer, was 'many'");
+        hasProblem(p, "camp.yaml:6 workload.read-ratio:", "must be <= 1.0, was 1.5");
+        hasProblem(p, "camp.yaml:7 runs:", "must be >= 1, was -1");
+        assertEquals(4, p.size(), p.toString());
+    }
+
+    @Test
+    void isolationTheDatabaseLacks() {
+        List<String> p = problems("database:\n  type: mariadb\n  isolation: snapshot\n");
+        hasProblem(p, "camp.yaml:3 database.isolation:", "mariadb has no snapshot isolation level");
+    }
+
+    @Test
+    void choicesListWhatIsAllowed() {
+        List<String> p = problems("database:\n  type: oracle\nworkload:\n  distribution: gauss\n");
+        hasProblem(p, "camp.yaml:2 database.type:", "must be one of postgresql, mariadb, mysql, mongodb");
+        hasProblem(p, "camp.yaml:4 workload.distribution:", "must be one of uniform, zipfian, hotspot, exponential");
+    }
+
+    @Test
+    void externalNeedsAUrlOfTheRightKind() {
+        hasProblem(problems("database: {type: postgresql, provision: external}\n"), "camp.yaml:1 database.url:",
+                "is required with provision: external");
+        hasProblem(problems("database:\n  type: postgresql\n  provision: external\n  url: jdbc:mysql://h/db\n"),
+                "camp.yaml:4 database.url:", "must be a jdbc:postgresql: URL");
+        hasProblem(problems("database:\n  provision: external\n  url: jdbc:postgresql://h/db\n  password-env: "
+                + "ISOSTRESS_NO_SUCH_VARIABLE_SET\n"), "camp.yaml:4 database.password-env:", "is not set");
+    }
+
+    @Test
+    void levelsShapesAndDurations() {
+        List<String> p = problems("workload:\n  shapes: {R1W1: 2, R9: 1}\n  duration: soon\ncheck:\n  levels: [ser, acid]\n");
+        hasProblem(p, "camp.yaml:2 workload.shapes.R9:", "unknown mini-transaction shape");
+        hasProblem(p, "camp.yaml:3 workload.duration:", "must look like 500ms, 30s, 2m or 1h");
+        hasProblem(p, "camp.yaml:5 check.levels[1]:", "unknown level 'acid'");
+        Campaign c = CampaignLoader.parse(FILE, "workload:\n  duration: 90s\ncheck:\n  levels: [si, sser]\n");
+        assertEquals(90, c.duration().toSeconds());
+        assertEquals(List.of(IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.STRICT_SERIALIZABLE), c.levels());
+    }
+
+    @Test
+    void twoKeyShapesNeedTwoKeys() {
+        hasProblem(problems("workload: {keys: 1}\n"), "camp.yaml:1 workload.keys:", "need at least 2 keys");
+        CampaignLoader.parse(FILE, "workload: {keys: 1, shapes: {R1W1: 1}}\n");
+    }
+
+    @Test
+    void malformedYamlAndNonMappings() {
+        hasProblem(problems("name: x\nworkload: [\n"), "camp.yaml:", "malformed YAML");
+        hasProblem(problems("- just\n- a list\n"), "camp.yaml:1", "must be a YAML mapping");
+        hasProblem(problems("database: postgresql\n"), "camp.yaml:1 database:", "must be a mapping of keys");
+    }
+
+    @Test
+    void notYetAvailableTypesSayWhy() {
+        hasProblem(problems("database: {type: mongodb}\n"), "camp.yaml:1 database.type:", "not available");
+        hasProblem(problems("database: {provision: docker}\n"), "camp.yaml:1 database.provision:", "not available");
+    }
+}
