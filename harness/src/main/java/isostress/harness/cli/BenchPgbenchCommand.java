@@ -1,0 +1,52 @@
+package isostress.harness.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code isostress bench pgbench}: the harness's committed mini-transaction throughput against pgbench running the
+ * same shapes on the same embedded PostgreSQL. Needs pgbench (Debian: postgresql-client).
+ */
+@Command(name = "pgbench", mixinStandardHelpOptions = true,
+        description = "Compare isostress's committed MT throughput with pgbench's on the same server and shapes.")
+public final class BenchPgbenchCommand implements Callable<Integer> {
+    @Option(names = "--sessions", defaultValue = "8", description = "Clients (default ${DEFAULT-VALUE}).")
+    int sessions;
+
+    @Option(names = "--seconds", defaultValue = "20", description = "Seconds per side (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--keys", defaultValue = "1000", description = "Uniform keys (default ${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--isolation", defaultValue = "serializable", description = "Isolation (default ${DEFAULT-VALUE}).")
+    String isolation;
+
+    @Option(names = "--version", defaultValue = "16.15", description = "Embedded PostgreSQL (default ${DEFAULT-VALUE}).")
+    String version;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        double[] r;
+        try {
+            r = isostress.harness.bench.Benchmarks.pgbench(version, sessions, seconds, keys, isolation,
+                    spec.commandLine().getOut());
+        } catch (java.io.IOException e) {
+            if (String.valueOf(e.getMessage()).contains("pgbench") && e.getCause() == null
+                    && e.getMessage().contains("Cannot run program")) {
+                throw new Main.UsageException("pgbench is missing: apt-get install -y postgresql-client");
+            }
+            throw e;
+        }
+        spec.commandLine().getOut().printf(Locale.ROOT, "{\"sessions\":%d,\"isostress_commits_per_s\":%.1f,"
+                + "\"pgbench_tps\":%.1f,\"ratio\":%.3f}%n", sessions, r[0], r[1], r[0] / r[1]);
+        return Main.VALID;
+    }
+}
