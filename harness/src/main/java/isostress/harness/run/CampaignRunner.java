@@ -125,6 +125,15 @@ public final class CampaignRunner {
         List<Thread> threads = new ArrayList<>();
         try (HistoryRecorder recorder = new HistoryRecorder(dir.history(), DatabaseAdapter.INITIAL);
              Progress bar = Progress.start(progress, workload.size(), stats)) {
+            // On Ctrl-C the history is closed (flushed) before the JVM exits: what was recorded stays checkable.
+            Thread flush = new Thread(() -> {
+                try {
+                    recorder.close();
+                } catch (IOException e) {
+                    System.err.println("isostress: closing the history: " + e.getMessage());
+                }
+            }, "isostress-close-history");
+            Runtime.getRuntime().addShutdownHook(flush);
             stats.started();
             for (int s = 0; s < workload.spec().sessions(); s++) {
                 SessionWorker w = new SessionWorker(s, workload, pool, adapter, recorder, stats,
@@ -139,6 +148,11 @@ public final class CampaignRunner {
             }
             for (Thread t : threads) t.join();
             stats.finished();
+            try {
+                Runtime.getRuntime().removeShutdownHook(flush);
+            } catch (IllegalStateException e) {
+                // shutting down: the hook closes the history
+            }
         }
         for (SessionWorker w : workers) {
             if (w.fatal != null) {

@@ -68,7 +68,7 @@ public final class RunReport {
     static void print(RunOutcome o, Campaign c, PrintWriter out) {
         RunStats s = o.stats();
         Map<String, Double> lat = s.latencyMs();
-        out.printf(Locale.ROOT, "  %,d transactions in %.1f s: %,d committed, %,d aborted (%.1f%%), %,d unknown; "
+        if (s.attempted() > 0) out.printf(Locale.ROOT, "  %,d transactions in %.1f s: %,d committed, %,d aborted (%.1f%%), %,d unknown; "
                         + "%,.0f commits/s; latency ms p50 %.2f p95 %.2f p99 %.2f max %.1f%n", s.attempted(),
                 s.seconds(), s.committed(), s.aborted(), 100 * s.abortRate(), s.unknown(), s.throughput(),
                 lat.get("p50"), lat.get("p95"), lat.get("p99"), lat.get("max"));

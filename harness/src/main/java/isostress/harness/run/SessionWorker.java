@@ -59,7 +59,7 @@ final class SessionWorker implements Runnable {
         } catch (Throwable e) {
             fatal = e;
         } finally {
-            discard();
+            release();
         }
     }
 
@@ -84,7 +84,7 @@ final class SessionWorker implements Runnable {
             remember(done);
         } catch (SQLException e) {
             Failure f = adapter.classify(e, committing);
-            rollbackQuietly(f);
+            rollbackQuietly(f, e);
             if (f == Failure.FATAL) {
                 recorder.complete(process, Outcome.FAIL, ops, e.toString());
                 throw new RunAbortedException("transaction of session " + session + " failed with an error that is "
@@ -120,21 +120,37 @@ final class SessionWorker implements Runnable {
         }
     }
 
-    private void rollbackQuietly(Failure f) {
+    /** Rolls back; a connection that lost its link (or whose commit is in doubt) is replaced. */
+    private void rollbackQuietly(Failure f, SQLException cause) {
         if (conn == null) return;
         try {
             conn.rollback();
-            if (f == Failure.UNKNOWN || !conn.isValid(2)) discard();
+            String st = cause.getSQLState();
+            if (f == Failure.UNKNOWN || (st != null && st.startsWith("08"))) discard();
         } catch (SQLException e) {
             discard(); // the connection is not usable: a fresh one for the next transaction
         }
     }
 
+    /** Returns the connection to the pool at the end of the session. */
+    private void release() {
+        if (conn == null) return;
+        try {
+            conn.rollback();
+            conn.close();
+        } catch (SQLException | RuntimeException e) {
+            discard();
+        }
+        conn = null;
+    }
+
+    /** Evicts the connection from the pool and closes it (HikariCP closes an evicted connection when returned). */
     private void discard() {
         if (conn == null) return;
         try {
             pool.evictConnection(conn);
-        } catch (RuntimeException e) {
+            conn.close();
+        } catch (SQLException | RuntimeException e) {
             // already gone
         }
         conn = null;
