@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.graph.Csr;
 import isostress.checker.graph.TarjanScc;
 import isostress.checker.history.History;
@@ -121,7 +122,7 @@ final class CausalChecker {
      * Returns null, or why the check could not be completed.
      */
     private static String crossBranchEdges(MiniContext ctx, SaturationChecker.CoEdges co, long[] budget) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         History h = m.h;
         // Writers in the subtrees of the children of divergent versions get bits, grouped by key.
         int[] bitOf = new int[m.accCount];
@@ -161,7 +162,7 @@ final class CausalChecker {
                 for (int o = h.firstOp(t3); o < h.endOp(t3); o++) {
                     if (!SaturationChecker.externalRead(m, t3, o)) continue;
                     int s = m.readSource(t3, o);
-                    if (s == MiniHistory.NONE) continue;
+                    if (s == RegisterIndex.NONE) continue;
                     int x = m.keyId(h.opKey(o));
                     int t1 = m.versionTxn(s);
                     for (int b = keyLo[x]; b < keyHi[x]; b++) {
@@ -186,7 +187,7 @@ final class CausalChecker {
         return null;
     }
 
-    private static int[] keyOrderedWriters(MiniHistory m) {
+    private static int[] keyOrderedWriters(RegisterIndex m) {
         Integer[] ids = new Integer[m.accCount];
         for (int a = 0; a < m.accCount; a++) ids[a] = a;
         Arrays.sort(ids, (x, y) -> Integer.compare(m.accKey[x], m.accKey[y]));

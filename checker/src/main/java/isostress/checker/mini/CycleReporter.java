@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.graph.Csr;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;
@@ -30,7 +31,7 @@ import java.util.Set;
  * breaks Prefix (LongFork).
  */
 final class CycleReporter {
-    private final MiniHistory m;
+    private final RegisterIndex m;
     private final MiniGraph g;
 
     CycleReporter(MiniGraph g) {
@@ -85,9 +86,9 @@ final class CycleReporter {
         Long value = m.versionValue(v);
         boolean init = v >= m.accCount;
         int acc = m.access(b, keyId);
-        Long next = acc != MiniHistory.NONE && m.accWrites[acc] ? m.accWrite[acc] : null;
+        Long next = acc != RegisterIndex.NONE && m.accWrites[acc] ? m.accWrite[acc] : null;
         if (k == EdgeKind.WR) {
-            if (acc != MiniHistory.NONE && m.accWrites[acc] && m.accSource[acc] == v) {
+            if (acc != RegisterIndex.NONE && m.accWrites[acc] && m.accSource[acc] == v) {
                 return new Step(a, b, EdgeKind.WW, key, value, next, init, -1);
             }
             return new Step(a, b, EdgeKind.WR, key, value, null, init, -1);
@@ -149,13 +150,13 @@ final class CycleReporter {
         int x = keyId(rw.key());
         int wAcc = m.access(w, x);
         int pAcc = m.access(p, x);
-        boolean laterWriter = pAcc != MiniHistory.NONE && m.accWrites[pAcc] && wAcc != MiniHistory.NONE
+        boolean laterWriter = pAcc != RegisterIndex.NONE && m.accWrites[pAcc] && wAcc != RegisterIndex.NONE
                 && m.descendantOrSelf(pAcc, wAcc);
         if (!laterWriter) return MtcAnomaly.CAUSALITY_VIOLATION;
         if (closing.kind() == EdgeKind.SO) return MtcAnomaly.SESSION_GUARANTEE_VIOLATION;
         int yAcc = m.access(t3, keyId(closing.key()));
         int xAcc = m.access(t3, x);
-        if (yAcc != MiniHistory.NONE && xAcc != MiniHistory.NONE && m.accReadOp[yAcc] < m.accReadOp[xAcc]) {
+        if (yAcc != RegisterIndex.NONE && xAcc != RegisterIndex.NONE && m.accReadOp[yAcc] < m.accReadOp[xAcc]) {
             return MtcAnomaly.NON_MONOTONIC_READ;
         }
         return MtcAnomaly.FRACTURED_READ;

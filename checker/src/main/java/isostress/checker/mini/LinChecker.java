@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.history.History;
 import isostress.checker.history.Outcome;
 import isostress.checker.model.EdgeKind;
@@ -33,7 +34,7 @@ final class LinChecker {
 
     /** Returns the number of keys that are not linearizable (each reported). */
     static int check(MiniContext ctx) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         int[] writersOfKey = new int[m.keyCount];
         boolean[] undetermined = new boolean[m.keyCount];
         for (int a = 0; a < m.accCount; a++) {
@@ -41,7 +42,7 @@ final class LinChecker {
             writersOfKey[m.accKey[a]]++;
             // An info transaction's write whose read was not recorded has no known place in the chain: the key
             // cannot be decided (the verdict becomes unknown unless another key fails).
-            if (m.accReadState[a] == MiniHistory.READ_UNKNOWN) undetermined[m.accKey[a]] = true;
+            if (m.accReadState[a] == RegisterIndex.READ_UNKNOWN) undetermined[m.accKey[a]] = true;
         }
         int bad = 0;
         List<Integer> chain = new ArrayList<>();
@@ -54,7 +55,7 @@ final class LinChecker {
     }
 
     private static boolean checkKey(MiniContext ctx, int k, int writers, List<Integer> chain) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         History h = m.h;
         int v = m.accCount + k;
         long t = Long.MIN_VALUE;
@@ -100,7 +101,7 @@ final class LinChecker {
      * (already reported as a non-cycle anomaly) or writers read each other's versions in a cycle, reported here.
      */
     private static void reportVersionCycle(MiniContext ctx, int k) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         for (int a = 0; a < m.accCount; a++) {
             if (m.accKey[a] != k || !m.accWrites[a] || !m.included[m.accTxn[a]] || m.inForest(a)) continue;
             List<Integer> path = new ArrayList<>();
@@ -132,7 +133,7 @@ final class LinChecker {
      * a to o along the chain, then o -rt-> a.
      */
     private static boolean violation(MiniContext ctx, List<Integer> chain, int a, int o) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         List<Step> steps = new ArrayList<>();
         long key = m.keyOf[m.accKey[o]];
         int ia = position(m, chain, a), io = position(m, chain, o);
@@ -158,14 +159,14 @@ final class LinChecker {
     }
 
     /** The chain position of access x: the version it wrote, or else the version it read. */
-    private static int position(MiniHistory m, List<Integer> chain, int x) {
+    private static int position(RegisterIndex m, List<Integer> chain, int x) {
         int i = chain.indexOf(x);
         if (i < 0) i = chain.indexOf(m.accSource[x]);
         if (i < 0) throw new IllegalStateException("access not on the chain");
         return i;
     }
 
-    private static boolean isWriterOf(MiniHistory m, List<Integer> chain, int x, int pos) {
+    private static boolean isWriterOf(RegisterIndex m, List<Integer> chain, int x, int pos) {
         return chain.get(pos) == x;
     }
 }

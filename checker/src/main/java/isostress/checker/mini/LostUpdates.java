@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;
 import isostress.checker.model.AnomalyType;
@@ -23,7 +24,7 @@ final class LostUpdates {
 
     /** Reports every divergent version; returns how many there are. */
     static int report(MiniContext ctx) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         int count = 0;
         for (int v = 0; v < m.versionCount; v++) {
             if (!m.divergent(v)) continue;

@@ -1,5 +1,7 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.AnomalyLog;
 import isostress.checker.CheckOptions;
 import isostress.checker.general.PrefixSearch;
 import isostress.checker.general.SearchHistory;
@@ -37,8 +39,9 @@ public final class MiniChecker {
     private MiniChecker(History h, CheckOptions options) {
         this.h = h;
         long t0 = System.nanoTime();
-        Anomalies anomalies = new Anomalies(h, options.anomaliesPerType());
-        MiniHistory m = MiniHistory.of(h, anomalies);
+        AnomalyLog anomalies = new AnomalyLog(h, options.anomaliesPerType());
+        RegisterIndex m = RegisterIndex.of(h, anomalies);
+        if (m.blindWrites > 0) throw m.notMiniTransactionHistory();
         MiniGraph g = MiniGraph.of(m);
         ctx = new MiniContext(m, g, new CycleReporter(g), anomalies, options);
         stats.put("index_ms", (System.nanoTime() - t0) / 1_000_000);
@@ -65,7 +68,7 @@ public final class MiniChecker {
                 if (w != l && l.implies(w)) eval(w);
             }
         }
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         int ok = 0, fail = 0, info = 0, infoCommitted = 0;
         for (int t = 0; t < m.n; t++) {
             Outcome o = h.outcome(t);
@@ -122,7 +125,7 @@ public final class MiniChecker {
     }
 
     private LevelResult compute(IsolationLevel l) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         if ((l == IsolationLevel.STRICT_SERIALIZABLE || l == IsolationLevel.LINEARIZABLE) && !h.realTime()) {
             throw new isostress.checker.history.InputException(h.source(), 0, "the history has no real-time order "
                     + "(the text format records none), so " + l + " cannot be checked; use serializable or weaker");
@@ -196,7 +199,7 @@ public final class MiniChecker {
             return new LevelResult(l, Verdict.INVALID, violations + " " + (violations == 1 ? what : plural(what)),
                     algorithm);
         }
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         if (m.undeterminedWrites > 0) {
             return new LevelResult(l, Verdict.UNKNOWN, m.undeterminedWrites + " write(s) of info transactions "
                     + "whose read of the same key was not recorded (first: T" + m.firstUndetermined
@@ -239,7 +242,7 @@ public final class MiniChecker {
 
     /** PC with lost updates: the version order is not fixed, so search (Biswas &amp; Enea §4.2). */
     private LevelResult prefixSearch() {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         LongPairIntMap sessionOf = new LongPairIntMap(64);
         int[] dense = new int[m.n];
         int sessions = 0, count = 0;
@@ -255,7 +258,7 @@ public final class MiniChecker {
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
                 if (!SaturationChecker.externalRead(m, t, o)) continue;
                 int src = m.readSource(t, o);
-                if (src == MiniHistory.NONE) continue;
+                if (src == RegisterIndex.NONE) continue;
                 int wt = m.versionTxn(src);
                 b.read(m.keyId(h.opKey(o)), wt < 0 ? -1 : dense[wt]);
             }

@@ -1,7 +1,9 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.AnomalyLog;
 import isostress.checker.CheckOptions;
 
 /** What every per-level check of one mini-transaction history shares. */
-record MiniContext(MiniHistory m, MiniGraph g, CycleReporter reporter, Anomalies anomalies, CheckOptions options) {
+record MiniContext(RegisterIndex m, MiniGraph g, CycleReporter reporter, AnomalyLog anomalies, CheckOptions options) {
 }

@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.graph.Csr;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.model.EdgeKind;
@@ -21,7 +22,7 @@ import java.util.Arrays;
  * consistency needs them ({@link #full()}).
  */
 final class MiniGraph {
-    final MiniHistory m;
+    final RegisterIndex m;
     int edges;
     int[] from = new int[16], to = new int[16], key = new int[16], ver = new int[16];
     byte[] kind = new byte[16];
@@ -31,7 +32,7 @@ final class MiniGraph {
     private final int[] soPred;
     private Csr full;
 
-    private MiniGraph(MiniHistory m) {
+    private MiniGraph(RegisterIndex m) {
         this.m = m;
         int n = m.n;
         // Exact edge count, so the edge arrays are allocated once: so <= n, wr <= readers, rw = readers x children.
@@ -77,7 +78,7 @@ final class MiniGraph {
         main = siblingCount == 0 ? Csr.build(n, from, to, null, edges) : buildWithout(n);
     }
 
-    static MiniGraph of(MiniHistory m) {
+    static MiniGraph of(RegisterIndex m) {
         return new MiniGraph(m);
     }
 

@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.graph.Csr;
 import isostress.checker.history.History;
 import isostress.checker.history.LongPairIntMap;
@@ -33,7 +34,7 @@ final class SaturationChecker {
     static final String ALGORITHM_RA = "saturation (Biswas & Enea §3, Read Atomic axiom)";
 
     private final MiniContext ctx;
-    private final MiniHistory m;
+    private final RegisterIndex m;
     private final IsolationLevel level;
     final CoEdges co = new CoEdges();
     int immediate;
@@ -66,7 +67,7 @@ final class SaturationChecker {
             for (int o = h.firstOp(t3); o < h.endOp(t3); o++) {
                 if (!externalRead(m, t3, o)) continue;
                 int src = m.readSource(t3, o);
-                if (src == MiniHistory.NONE) continue;
+                if (src == RegisterIndex.NONE) continue;
                 // wr holds every read (B&E §2.1); the dependency graph has the first read of each key only, so a
                 // repeated read of another version adds its wr edge here.
                 int acc = m.access(t3, m.keyId(h.opKey(o)));
@@ -134,7 +135,7 @@ final class SaturationChecker {
         int t1 = m.versionTxn(s);
         if (p == t1 || p == t3) return;
         int pa = m.access(p, x);
-        if (pa == MiniHistory.NONE || !m.accWrites[pa]) return;
+        if (pa == RegisterIndex.NONE || !m.accWrites[pa]) return;
         if (m.descendantOrSelf(pa, s)) {
             immediate++;
             ctx.anomalies().add(ctx.reporter().staleRead(staleReadCycle(ctx, t3, s, pa, p, viaSession), alias));
@@ -145,7 +146,7 @@ final class SaturationChecker {
 
     /** T3 read version s of x although p, which T3 follows directly or causally, wrote a later version pa. */
     static List<Step> staleReadCycle(MiniContext ctx, int t3, int s, int pa, int p, boolean viaSession) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         List<Integer> down = new ArrayList<>();
         for (int c = pa; c != s; c = m.accSource[c]) down.add(c);
         long key = m.keyOf[m.versionKey(s)];
@@ -204,7 +205,7 @@ final class SaturationChecker {
     }
 
     /** True when op o of t is an external read: a read (or CAS) of a key before t writes it. */
-    static boolean externalRead(MiniHistory m, int t, int o) {
+    static boolean externalRead(RegisterIndex m, int t, int o) {
         History h = m.h;
         byte kind = h.opKind(o);
         if (kind != History.READ && kind != History.CAS) return false;
@@ -249,7 +250,7 @@ final class SaturationChecker {
             witness[size++] = w;
         }
 
-        Step step(MiniHistory m, int i) {
+        Step step(RegisterIndex m, int i) {
             EdgeKind k = witness[i] < 0 ? EdgeKind.WR : EdgeKind.CO;
             return new Step(from[i], to[i], k, m.keyOf[key[i]], m.versionValue(ver[i]), null,
                     ver[i] >= m.accCount, witness[i]);

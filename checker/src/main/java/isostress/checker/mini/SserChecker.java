@@ -1,5 +1,6 @@
 package isostress.checker.mini;
 
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.graph.Csr;
 import isostress.checker.history.History;
 import isostress.checker.history.Outcome;
@@ -28,7 +29,7 @@ final class SserChecker {
     }
 
     static int cycles(MiniContext ctx) {
-        MiniHistory m = ctx.m();
+        RegisterIndex m = ctx.m();
         History h = m.h;
         Csr g = ctx.g().main();
         int n = m.n;
@@ -101,7 +102,7 @@ final class SserChecker {
     }
 
     /** Included ok transactions sorted by completion index. */
-    private static int[] sortByCompletion(History h, MiniHistory m, int cnt) {
+    private static int[] sortByCompletion(History h, RegisterIndex m, int cnt) {
         long[] keys = new long[cnt];
         int[] ids = new int[cnt];
         int j = 0;

@@ -1,4 +1,4 @@
-package isostress.checker.mini;
+package isostress.checker.index;
 
 import java.util.Arrays;
 
@@ -14,8 +14,8 @@ import java.util.Arrays;
  * <p>A write's code is {@code access << 1} for a transaction's final write of the key and {@code txn << 1 | 1} for an
  * intermediate one (a value the transaction overwrote itself).
  */
-final class WriteIndex {
-    static final int MISSING = -1;
+public final class WriteIndex {
+    public static final int MISSING = -1;
 
     private final int[] start;
     private final long[] values;
@@ -28,7 +28,7 @@ final class WriteIndex {
      * @param value    value of each write
      * @param code     code of each write
      */
-    WriteIndex(int keyCount, int n, int[] key, long[] value, int[] code) {
+    public WriteIndex(int keyCount, int n, int[] key, long[] value, int[] code) {
         start = new int[keyCount + 1];
         for (int i = 0; i < n; i++) start[key[i] + 1]++;
         for (int k = 0; k < keyCount; k++) start[k + 1] += start[k];
@@ -44,7 +44,7 @@ final class WriteIndex {
     }
 
     /** The code of the write of {@code value} to dense key {@code k}, or {@link #MISSING}. */
-    int get(int k, long value) {
+    public int get(int k, long value) {
         int lo = start[k], hi = start[k + 1] - 1;
         if (hi - lo < 8) {
             for (int i = lo; i <= hi; i++) if (values[i] == value) return codes[i];
@@ -64,7 +64,7 @@ final class WriteIndex {
      * The first duplicate found: positions of two writes of the same value to the same key, as {@code {code1,
      * code2}}, or null.
      */
-    int[] duplicate() {
+    public int[] duplicate() {
         for (int k = 0; k + 1 < start.length; k++) {
             for (int i = start[k] + 1; i < start[k + 1]; i++) {
                 if (values[i] == values[i - 1]) return new int[] {codes[i - 1], codes[i]};
@@ -74,7 +74,7 @@ final class WriteIndex {
     }
 
     /** Value of the write with {@code code} in key {@code k}'s bucket (for messages). */
-    long valueOf(int k, int code) {
+    public long valueOf(int k, int code) {
         for (int i = start[k]; i < start[k + 1]; i++) if (codes[i] == code) return values[i];
         throw new IllegalStateException("no such write");
     }

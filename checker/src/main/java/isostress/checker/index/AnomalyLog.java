@@ -1,4 +1,4 @@
-package isostress.checker.mini;
+package isostress.checker.index;
 
 import isostress.checker.history.History;
 import isostress.checker.history.Txn;
@@ -22,7 +22,7 @@ import java.util.Set;
  * Collects anomalies as data, at most a configured number per name (the rest are counted), and remembers which
  * levels they prove violated.
  */
-final class Anomalies {
+public final class AnomalyLog {
     private final History h;
     private final int perType;
     private final List<Anomaly> listed = new ArrayList<>();
@@ -31,35 +31,35 @@ final class Anomalies {
     private final Set<String> seenCycles = new java.util.HashSet<>();
     private int omitted;
 
-    Anomalies(History h, int perType) {
+    public AnomalyLog(History h, int perType) {
         this.h = h;
         this.perType = perType;
     }
 
     /** The listed anomalies, most telling first: weakest violated level, fewest extra orders, fewest txns. */
-    List<Anomaly> listed() {
+    public List<Anomaly> listed() {
         List<Anomaly> out = new ArrayList<>(listed);
         out.sort(java.util.Comparator.comparing(Anomaly::level).thenComparing(Anomaly::variant)
                 .thenComparingInt(a -> a.txns().size()));
         return out;
     }
 
-    int omitted() {
+    public int omitted() {
         return omitted;
     }
 
-    Map<String, Integer> counts() {
+    public Map<String, Integer> counts() {
         return new java.util.TreeMap<>(counts);
     }
 
     /** The weakest level proven violated by a non-cycle anomaly (read of garbage, intra-transaction), or null. */
-    IsolationLevel nonCycleLevel() {
+    public IsolationLevel nonCycleLevel() {
         List<IsolationLevel> w = IsolationLevel.weakest(nonCycleViolated);
         return w.isEmpty() ? null : w.get(0);
     }
 
     /** Adds an anomaly; returns false when it was only counted (over the limit or a duplicate cycle). */
-    boolean add(Anomaly a) {
+    public boolean add(Anomaly a) {
         if (!a.steps().isEmpty()) {
             // The same cycle may be found by several level checks; list it once.
             Set<Integer> members = new LinkedHashSet<>();
@@ -84,32 +84,32 @@ final class Anomalies {
         add(new Anomaly(type, CycleVariant.NONE, alias, alias.level(), txns, steps, h.op(op), h.opKey(op)));
     }
 
-    void thinAir(int t, int op) {
+    public void thinAir(int t, int op) {
         nonCycle(AnomalyType.THIN_AIR_READ, MtcAnomaly.THIN_AIR_READ, t, op, List.of(), List.of());
     }
 
-    void abortedRead(int t, int op, int writer) {
+    public void abortedRead(int t, int op, int writer) {
         nonCycle(AnomalyType.G1A, MtcAnomaly.ABORTED_READ, t, op, List.of(writer), List.of(readStep(writer, t, op)));
     }
 
-    void intermediateRead(int t, int op, int writer) {
+    public void intermediateRead(int t, int op, int writer) {
         nonCycle(AnomalyType.G1B, MtcAnomaly.INTERMEDIATE_READ, t, op, List.of(writer),
                 List.of(readStep(writer, t, op)));
     }
 
-    void futureRead(int t, int op) {
+    public void futureRead(int t, int op) {
         nonCycle(AnomalyType.FUTURE_READ, MtcAnomaly.FUTURE_READ, t, op, List.of(), List.of());
     }
 
-    void notMyLastWrite(int t, int op, long last) {
+    public void notMyLastWrite(int t, int op, long last) {
         nonCycle(AnomalyType.INTERNAL, MtcAnomaly.NOT_MY_LAST_WRITE, t, op, List.of(), List.of());
     }
 
-    void notMyOwnWrite(int t, int op, long last) {
+    public void notMyOwnWrite(int t, int op, long last) {
         nonCycle(AnomalyType.INTERNAL, MtcAnomaly.NOT_MY_OWN_WRITE, t, op, List.of(), List.of());
     }
 
-    void nonRepeatableRead(int t, int firstOp, int op) {
+    public void nonRepeatableRead(int t, int firstOp, int op) {
         nonCycle(AnomalyType.INTERNAL, MtcAnomaly.NON_REPEATABLE_READS, t, op, List.of(), List.of());
     }
 

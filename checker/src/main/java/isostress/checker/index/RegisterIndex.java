@@ -1,4 +1,4 @@
-package isostress.checker.mini;
+package isostress.checker.index;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InputException;
@@ -29,55 +29,58 @@ import java.util.Arrays;
  * closure), otherwise it is dropped, which only removes constraints. In an {@code info} transaction a null read is
  * "not known" (Jepsen copies the invocation), in an {@code ok} one it is the initial value.
  */
-final class MiniHistory {
+public final class RegisterIndex {
     /** Source of an access with no usable external read. */
-    static final int NONE = -1;
+    public static final int NONE = -1;
 
     /** Read state of an access. */
-    static final byte NO_READ = 0, READ_VALUE = 1, READ_NULL = 2, READ_UNKNOWN = 3;
+    public static final byte NO_READ = 0, READ_VALUE = 1, READ_NULL = 2, READ_UNKNOWN = 3;
 
-    final History h;
-    final int n;
-    final int keyCount;
-    final long[] keyOf;
+    public final History h;
+    public final int n;
+    public final int keyCount;
+    public final long[] keyOf;
     // Accesses: transaction t owns accesses accStart[t] .. accStart[t+1]-1, one per key, in first-touch order.
-    final int accCount;
-    final int[] accStart;
-    final int[] accTxn;
-    final int[] accKey;
-    final byte[] accReadState;
-    final long[] accRead;
-    final int[] accReadOp;
-    final boolean[] accWrites;
-    final long[] accWrite;
+    public final int accCount;
+    public final int[] accStart;
+    public final int[] accTxn;
+    public final int[] accKey;
+    public final byte[] accReadState;
+    public final long[] accRead;
+    public final int[] accReadOp;
+    public final boolean[] accWrites;
+    public final long[] accWrite;
     /** Version read by each access's first external read: an access id (a written version), an initial version
      * {@code accCount + key}, or {@link #NONE}. */
-    final int[] accSource;
+    public final int[] accSource;
     /** The writes-map code of each access's first external read value (see {@link WriteIndex}), or MISSING. */
     private final int[] accReadCode;
-    final boolean[] included;
+    public final boolean[] included;
     /** Written versions (accesses that write) whose parent is unknown because their writer's read is unknown. */
-    int undeterminedWrites;
-    int firstUndetermined = -1;
+    public int undeterminedWrites;
+    /** Writes not preceded by a read of their key in their transaction (none in mini-transaction histories). */
+    public int blindWrites;
+    private int firstBlindTxn = -1, firstBlindOp = -1;
+    public int firstUndetermined = -1;
     // Versions: ids 0..accCount-1 are written versions (only accesses that write), accCount+k the initial one of key k.
-    final int versionCount;
-    final int[] childStart, children;
-    final int[] readerStart, readers;
+    public final int versionCount;
+    public final int[] childStart, children;
+    public final int[] readerStart, readers;
     /**
      * Euler-tour intervals on the version forest: u is an ancestor-or-self of v iff tin[u] <= tin[v] < tout[u].
      * Built on first use: only classifying a violation or the weak levels need ancestry.
      */
     private int[] tin, tout;
-    final Anomalies anomalies;
+    public final AnomalyLog anomalies;
     /** True when some version has two or more children: a lost update, so the version order is not fixed. */
-    final boolean anyDivergence;
+    public final boolean anyDivergence;
     /** Who wrote each (key, value). */
     private final WriteIndex writes;
     /** Dense id of each key: direct indexing when keys are compact integers, a hash map otherwise. */
     private final DenseKeys dense;
     private final LongPairIntMap keyIds;
 
-    private MiniHistory(History h, Anomalies anomalies) {
+    private RegisterIndex(History h, AnomalyLog anomalies) {
         this.h = h;
         this.n = h.size();
         this.anomalies = anomalies;
@@ -145,7 +148,12 @@ final class MiniHistory {
                 }
                 if (kind == History.WRITE || kind == History.CAS) {
                     if (aReadState[a] == NO_READ && !aWrites[a]) {
-                        throw notMini(t, "writes key " + key + " without reading it first (" + h.op(o) + ")");
+                        // A blind write: its version's place is not named by a read (general histories).
+                        blindWrites++;
+                        if (firstBlindTxn < 0) {
+                            firstBlindTxn = t;
+                            firstBlindOp = o;
+                        }
                     }
                     long v = kind == History.WRITE ? h.opValue(o) : h.casNew(o);
                     if (h.initial().isInitial(key, v)) {
@@ -200,8 +208,8 @@ final class MiniHistory {
     }
 
     /** Compiles {@code h}; raises {@link InputException} for non-MT histories and duplicate written values. */
-    static MiniHistory of(History h, Anomalies anomalies) {
-        return new MiniHistory(h, anomalies);
+    public static RegisterIndex of(History h, AnomalyLog anomalies) {
+        return new RegisterIndex(h, anomalies);
     }
 
     // ---- writes ----
@@ -246,7 +254,7 @@ final class MiniHistory {
     }
 
     /** The writer of (key, value): the final-write access id, or -(txn+2) for an intermediate write, or NONE. */
-    int writerOf(long key, long value) {
+    public int writerOf(long key, long value) {
         int k = keyId(key);
         return k < 0 ? NONE : decode(writes.get(k, value));
     }
@@ -449,7 +457,7 @@ final class MiniHistory {
     }
 
     /** True when version {@code a} is {@code v} or one of its descendants (both in the same key's forest). */
-    boolean descendantOrSelf(int a, int v) {
+    public boolean descendantOrSelf(int a, int v) {
         eulerTour();
         return tin[v] >= 0 && tin[a] >= 0 && tin[v] <= tin[a] && tin[a] < tout[v];
     }
@@ -458,7 +466,7 @@ final class MiniHistory {
      * The version read by read (or CAS) op {@code o} of included transaction {@code t}: a final write's access, an
      * initial version, or NONE when the read is not usable (unknown, thin air, aborted, intermediate, own).
      */
-    int readSource(int t, int o) {
+    public int readSource(int t, int o) {
         long key = h.opKey(o);
         boolean nul = h.opValueNull(o);
         if (nul && h.outcome(t) == Outcome.INFO && h.opKind(o) == History.READ) return NONE;
@@ -472,7 +480,7 @@ final class MiniHistory {
     }
 
     /** The dense id of {@code key}. */
-    int keyId(long key) {
+    public int keyId(long key) {
         if (dense != null) {
             long off = key - dense.min;
             return off < 0 || off >= dense.ids.length ? LongPairIntMap.MISSING : dense.ids[(int) off];
@@ -481,7 +489,7 @@ final class MiniHistory {
     }
 
     /** For each access: true when it is a version strictly below a version with two or more children. O(n). */
-    boolean[] belowDivergence() {
+    public boolean[] belowDivergence() {
         eulerTour();
         int[] diff = new int[versionCount + 2];
         for (int v = 0; v < versionCount; v++) {
@@ -497,41 +505,41 @@ final class MiniHistory {
     }
 
     /** True when version {@code a} hangs below a root (an initial version or a version with unusable parent). */
-    boolean inForest(int a) {
+    public boolean inForest(int a) {
         eulerTour();
         return tin[a] >= 0;
     }
 
     /** The child of version {@code v} on the path down to its descendant {@code a} (a != v). */
-    int childToward(int v, int a) {
+    public int childToward(int v, int a) {
         int c = a;
         while (accSource[c] != v) c = accSource[c];
         return c;
     }
 
     /** The transaction that wrote version {@code v}, or -1 for an initial version. */
-    int versionTxn(int v) {
+    public int versionTxn(int v) {
         return v < accCount ? accTxn[v] : -1;
     }
 
     /** The key (dense) of version {@code v}. */
-    int versionKey(int v) {
+    public int versionKey(int v) {
         return v < accCount ? accKey[v] : v - accCount;
     }
 
     /** The value of version {@code v}; null for an absent initial value. */
-    Long versionValue(int v) {
+    public Long versionValue(int v) {
         return v < accCount ? (Long) accWrite[v] : h.initial().valueOf(keyOf[v - accCount]);
     }
 
     /** The access of transaction {@code t} on dense key {@code k}, or NONE. */
-    int access(int t, int k) {
+    public int access(int t, int k) {
         for (int a = accStart[t]; a < accStart[t + 1]; a++) if (accKey[a] == k) return a;
         return NONE;
     }
 
     /** True when some version has two or more children (a lost update). */
-    boolean divergent(int v) {
+    public boolean divergent(int v) {
         return childStart[v + 1] - childStart[v] > 1;
     }
 
@@ -570,6 +578,13 @@ final class MiniHistory {
         void put(long key, int id) {
             ids[(int) (key - min)] = id;
         }
+    }
+
+    /** The refusal of the mini-transaction checkers, naming the first blind write (null when there is none). */
+    public InputException notMiniTransactionHistory() {
+        if (firstBlindTxn < 0) return null;
+        return notMini(firstBlindTxn, "writes key " + h.opKey(firstBlindOp) + " without reading it first ("
+                + h.op(firstBlindOp) + ")");
     }
 
     private InputException notMini(int t, String why) {
