@@ -2,6 +2,7 @@ package isostress.checker.mini;
 
 import isostress.checker.index.RegisterIndex;
 import isostress.checker.index.AnomalyLog;
+import isostress.checker.index.LevelEvaluation;
 import isostress.checker.CheckOptions;
 import isostress.checker.general.PrefixSearch;
 import isostress.checker.general.SearchHistory;
@@ -29,22 +30,17 @@ import java.util.Map;
  * level is computed only when neither shortcut applies. When a requested level is violated, the weaker levels are
  * examined from the weakest up, and the first violated one is the answer.
  */
-public final class MiniChecker {
-    private final History h;
+public final class MiniChecker extends LevelEvaluation {
     private final MiniContext ctx;
-    private final Map<IsolationLevel, LevelResult> done = new EnumMap<>(IsolationLevel.class);
-    private final Map<String, Object> stats = new LinkedHashMap<>();
     private int lostUpdates = -1, serCycles = -1, siCycles = -1;
 
-    private MiniChecker(History h, CheckOptions options) {
-        this.h = h;
+    private MiniChecker(History h, AnomalyLog anomalies, RegisterIndex m, CheckOptions options) {
+        super(h, anomalies);
         long t0 = System.nanoTime();
-        AnomalyLog anomalies = new AnomalyLog(h, options.anomaliesPerType());
-        RegisterIndex m = RegisterIndex.of(h, anomalies);
         if (m.blindWrites > 0) throw m.notMiniTransactionHistory();
         MiniGraph g = MiniGraph.of(m);
         ctx = new MiniContext(m, g, new CycleReporter(g), anomalies, options);
-        stats.put("index_ms", (System.nanoTime() - t0) / 1_000_000);
+        stats.put("graph_ms", (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
@@ -54,95 +50,51 @@ public final class MiniChecker {
      *                                                  value twice, or lacks the real time a level needs
      */
     public static Result check(History h, Collection<IsolationLevel> levels, CheckOptions options) {
-        MiniChecker c = new MiniChecker(h, options);
+        long t0 = System.nanoTime();
+        AnomalyLog anomalies = new AnomalyLog(h, options.anomaliesPerType());
+        RegisterIndex m = RegisterIndex.of(h, anomalies);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        MiniChecker c = new MiniChecker(h, anomalies, m, options);
+        c.stats.put("index_ms", ms);
         return c.run(new ArrayList<>(levels));
     }
 
-    private Result run(List<IsolationLevel> requested) {
-        for (IsolationLevel l : requested) eval(l);
-        for (IsolationLevel l : requested) {
-            if (done.get(l).verdict() != Verdict.INVALID) continue;
-            for (IsolationLevel w : IsolationLevel.values()) {
-                // Per-key linearizability is off the transactional chain: examined only when asked for.
-                if (w == IsolationLevel.LINEARIZABLE && !requested.contains(w)) continue;
-                if (w != l && l.implies(w)) eval(w);
-            }
-        }
-        RegisterIndex m = ctx.m();
-        int ok = 0, fail = 0, info = 0, infoCommitted = 0;
-        for (int t = 0; t < m.n; t++) {
-            Outcome o = h.outcome(t);
-            if (o == Outcome.OK) ok++;
-            else if (o == Outcome.FAIL) fail++;
-            else {
-                info++;
-                if (m.included[t]) infoCommitted++;
-            }
-        }
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("transactions", m.n);
-        s.put("ok", ok);
-        s.put("fail", fail);
-        s.put("info", info);
-        s.put("info_counted_committed", infoCommitted);
-        s.put("keys", m.keyCount);
-        s.put("dependency_edges", ctx.g().edges);
-        s.putAll(stats);
-        List<LevelResult> levels = new ArrayList<>(done.values());
-        return new Result(shape(), levels, requested, ctx.anomalies().listed(), ctx.anomalies().omitted(),
-                ctx.anomalies().counts(), s);
+    /** Checks an already compiled mini-transaction history (the facade compiles it to pick the checker). */
+    public static Result check(History h, AnomalyLog anomalies, RegisterIndex m, Collection<IsolationLevel> levels,
+                               CheckOptions options) {
+        return new MiniChecker(h, anomalies, m, options).run(new ArrayList<>(levels));
     }
 
-    private String shape() {
+    @Override
+    protected String shape() {
         for (int o = 0; o < h.opCount(); o++) {
             if (h.opKind(o) != History.CAS) return "mini-transaction";
         }
         return "lightweight-transaction (CAS)";
     }
 
-    private LevelResult eval(IsolationLevel l) {
-        LevelResult r = done.get(l);
-        if (r != null) return r;
-        for (LevelResult d : new ArrayList<>(done.values())) {
-            if (d.verdict() == Verdict.VALID && d.level().implies(l)) {
-                return put(new LevelResult(l, Verdict.VALID, "implied: the history is " + d.level() + " (valid)",
-                        d.algorithm()));
-            }
-            if (d.verdict() == Verdict.INVALID && l.implies(d.level())) {
-                return put(new LevelResult(l, Verdict.INVALID, "implied: the history violates " + d.level(),
-                        d.algorithm()));
-            }
-        }
-        long t0 = System.nanoTime();
-        r = compute(l);
-        stats.put(l.alias() + "_ms", (System.nanoTime() - t0) / 1_000_000);
-        return put(r);
+    @Override
+    protected boolean committed(int t) {
+        return ctx.m().included[t];
     }
 
-    private LevelResult put(LevelResult r) {
-        done.put(r.level(), r);
-        return r;
+    @Override
+    protected void describe(Map<String, Object> s) {
+        s.put("keys", ctx.m().keyCount);
+        s.put("dependency_edges", ctx.g().edges);
     }
 
-    private LevelResult compute(IsolationLevel l) {
+    @Override
+    protected String undetermined() {
         RegisterIndex m = ctx.m();
-        if ((l == IsolationLevel.STRICT_SERIALIZABLE || l == IsolationLevel.LINEARIZABLE) && !h.realTime()) {
-            throw new isostress.checker.history.InputException(h.source(), 0, "the history has no real-time order "
-                    + "(the text format records none), so " + l + " cannot be checked; use serializable or weaker");
-        }
-        IsolationLevel nonCycle = ctx.anomalies().nonCycleLevel();
-        if (nonCycle != null && (l.implies(nonCycle) || l == IsolationLevel.LINEARIZABLE)) {
-            // Decided already; the level's own search still runs so that every kind of anomaly gets reported.
-            LevelResult searched = search(l);
-            String also = searched.verdict() == Verdict.INVALID ? "; also " + searched.reason() : "";
-            return new LevelResult(l, Verdict.INVALID, "reads that no execution allows (" + nonCycle
-                    + " anomalies, found before any cycle search)" + also, "read validation (MTC §IV-B footnote)");
-        }
-        return search(l);
+        if (m.undeterminedWrites == 0) return null;
+        return m.undeterminedWrites + " write(s) of info transactions whose read of the same key was not recorded "
+                + "(first: T" + m.firstUndetermined + "), so their place in the version order is unknown";
     }
 
     /** The level's own check. */
-    private LevelResult search(IsolationLevel l) {
+    @Override
+    protected LevelResult search(IsolationLevel l) {
         switch (l) {
             case READ_COMMITTED:
                 return verdict(l, SaturationChecker.check(ctx, l), "violation of the Read Committed axiom", SaturationChecker.ALGORITHM_RC);
@@ -191,38 +143,6 @@ public final class MiniChecker {
             default:
                 throw new IllegalStateException(l.toString());
         }
-    }
-
-    /** {@code what} names what was looked for, singular: "cycle" becomes "2 cycles" or "no cycle". */
-    private LevelResult verdict(IsolationLevel l, int violations, String what, String algorithm) {
-        if (violations > 0) {
-            return new LevelResult(l, Verdict.INVALID, violations + " " + (violations == 1 ? what : plural(what)),
-                    algorithm);
-        }
-        RegisterIndex m = ctx.m();
-        if (m.undeterminedWrites > 0) {
-            return new LevelResult(l, Verdict.UNKNOWN, m.undeterminedWrites + " write(s) of info transactions "
-                    + "whose read of the same key was not recorded (first: T" + m.firstUndetermined
-                    + "), so their place in the version order is unknown; no violation found without them", algorithm);
-        }
-        return new LevelResult(l, Verdict.VALID, "no " + what, algorithm);
-    }
-
-    /**
-     * "dependency cycle through real-time order" becomes "dependency cycles through real-time order": the noun before
-     * the first preposition takes the plural.
-     */
-    static String plural(String what) {
-        int cut = what.length();
-        for (String prep : new String[] {" of ", " without ", " through ", " with "}) {
-            int i = what.indexOf(prep);
-            if (i >= 0 && i < cut) cut = i;
-        }
-        int paren = what.indexOf(" (");
-        if (paren >= 0 && paren < cut) cut = paren;
-        String head = what.substring(0, cut), tail = what.substring(cut);
-        return (head.endsWith("y") && !head.endsWith("ey") ? head.substring(0, head.length() - 1) + "ies"
-                : head + "s") + tail;
     }
 
     private int lostUpdates() {

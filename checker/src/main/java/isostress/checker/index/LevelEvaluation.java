@@ -1,0 +1,153 @@
+package isostress.checker.index;
+
+import isostress.checker.history.History;
+import isostress.checker.history.InputException;
+import isostress.checker.history.Outcome;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.LevelResult;
+import isostress.checker.model.Result;
+import isostress.checker.model.Verdict;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Evaluates levels for one history, whatever the checker: the requested levels, then, for each one violated, the
+ * weaker levels from the weakest up, to name the weakest violated one.
+ *
+ * <p>Levels are related by the lattice of {@link IsolationLevel}: a valid level makes every weaker one valid, an
+ * invalid one every stronger one invalid, so a level's own check runs only when neither shortcut applies. Reads no
+ * execution allows (thin air, aborted, intermediate, internal) decide every level that implies their level before
+ * any search; the search still runs, so that every kind of anomaly is reported.
+ */
+public abstract class LevelEvaluation {
+    protected final History h;
+    protected final AnomalyLog anomalies;
+    private final Map<IsolationLevel, LevelResult> done = new EnumMap<>(IsolationLevel.class);
+    protected final Map<String, Object> stats = new LinkedHashMap<>();
+
+    protected LevelEvaluation(History h, AnomalyLog anomalies) {
+        this.h = h;
+        this.anomalies = anomalies;
+    }
+
+    /** The level's own check. */
+    protected abstract LevelResult search(IsolationLevel l);
+
+    /** The history's shape as the checker sees it, e.g. "mini-transaction". */
+    protected abstract String shape();
+
+    /** True when transaction t counts as committed (ok, or info whose write was read). */
+    protected abstract boolean committed(int t);
+
+    /** Checker-specific statistics (keys, edges, ...). */
+    protected abstract void describe(Map<String, Object> s);
+
+    /** Why a search that found nothing cannot call the level valid, or null when it can. */
+    protected String undetermined() {
+        return null;
+    }
+
+    public final Result run(List<IsolationLevel> requested) {
+        for (IsolationLevel l : requested) eval(l);
+        for (IsolationLevel l : requested) {
+            if (done.get(l).verdict() != Verdict.INVALID) continue;
+            for (IsolationLevel w : IsolationLevel.values()) {
+                // Per-key linearizability is off the transactional chain: examined only when asked for.
+                if (w == IsolationLevel.LINEARIZABLE && !requested.contains(w)) continue;
+                if (w != l && l.implies(w)) eval(w);
+            }
+        }
+        int ok = 0, fail = 0, info = 0, infoCommitted = 0;
+        for (int t = 0; t < h.size(); t++) {
+            Outcome o = h.outcome(t);
+            if (o == Outcome.OK) ok++;
+            else if (o == Outcome.FAIL) fail++;
+            else {
+                info++;
+                if (committed(t)) infoCommitted++;
+            }
+        }
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("transactions", h.size());
+        s.put("ok", ok);
+        s.put("fail", fail);
+        s.put("info", info);
+        s.put("info_counted_committed", infoCommitted);
+        describe(s);
+        s.putAll(stats);
+        return new Result(shape(), new ArrayList<>(done.values()), requested, anomalies.listed(), anomalies.omitted(),
+                anomalies.counts(), s);
+    }
+
+    /** The verdict for l, computed once. */
+    public final LevelResult eval(IsolationLevel l) {
+        LevelResult r = done.get(l);
+        if (r != null) return r;
+        for (LevelResult d : new ArrayList<>(done.values())) {
+            if (d.verdict() == Verdict.VALID && d.level().implies(l)) {
+                return put(new LevelResult(l, Verdict.VALID, "implied: the history is " + d.level() + " (valid)",
+                        d.algorithm()));
+            }
+            if (d.verdict() == Verdict.INVALID && l.implies(d.level())) {
+                return put(new LevelResult(l, Verdict.INVALID, "implied: the history violates " + d.level(),
+                        d.algorithm()));
+            }
+        }
+        long t0 = System.nanoTime();
+        r = compute(l);
+        stats.put(l.alias() + "_ms", (System.nanoTime() - t0) / 1_000_000);
+        return put(r);
+    }
+
+    private LevelResult put(LevelResult r) {
+        done.put(r.level(), r);
+        return r;
+    }
+
+    private LevelResult compute(IsolationLevel l) {
+        if ((l == IsolationLevel.STRICT_SERIALIZABLE || l == IsolationLevel.LINEARIZABLE) && !h.realTime()) {
+            throw new InputException(h.source(), 0, "the history has no real-time order (the text format records "
+                    + "none), so " + l + " cannot be checked; use serializable or weaker");
+        }
+        IsolationLevel nonCycle = anomalies.nonCycleLevel();
+        if (nonCycle != null && (l.implies(nonCycle) || l == IsolationLevel.LINEARIZABLE)) {
+            LevelResult searched = search(l);
+            String also = searched.verdict() == Verdict.INVALID ? "; also " + searched.reason() : "";
+            return new LevelResult(l, Verdict.INVALID, "reads that no execution allows (" + nonCycle
+                    + " anomalies, found before any cycle search)" + also, "read validation (MTC §IV-B footnote)");
+        }
+        return search(l);
+    }
+
+    /** {@code what} names what was looked for, singular: "cycle" becomes "2 cycles" or "no cycle". */
+    protected final LevelResult verdict(IsolationLevel l, int violations, String what, String algorithm) {
+        if (violations > 0) {
+            return new LevelResult(l, Verdict.INVALID, violations + " " + (violations == 1 ? what : plural(what)),
+                    algorithm);
+        }
+        String why = undetermined();
+        if (why != null) return new LevelResult(l, Verdict.UNKNOWN, why + "; no violation found without them", algorithm);
+        return new LevelResult(l, Verdict.VALID, "no " + what, algorithm);
+    }
+
+    /**
+     * "dependency cycle through real-time order" becomes "dependency cycles through real-time order": the noun before
+     * the first preposition takes the plural.
+     */
+    public static String plural(String what) {
+        int cut = what.length();
+        for (String prep : new String[] {" of ", " without ", " through ", " with "}) {
+            int i = what.indexOf(prep);
+            if (i >= 0 && i < cut) cut = i;
+        }
+        int paren = what.indexOf(" (");
+        if (paren >= 0 && paren < cut) cut = paren;
+        String head = what.substring(0, cut), tail = what.substring(cut);
+        return (head.endsWith("y") && !head.endsWith("ey") ? head.substring(0, head.length() - 1) + "ies"
+                : head + "s") + tail;
+    }
+}
