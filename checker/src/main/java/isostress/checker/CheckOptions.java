@@ -4,24 +4,41 @@ package isostress.checker;
  * Limits for a check. Searches that hit a limit answer {@code unknown} with the reason, never a guess
  * (STYLE.md (c); Elle's {@code :cycle-search-timeout}, Porcupine's {@code CheckOperationsTimeout}).
  *
- * @param anomaliesPerType   counterexamples listed per anomaly name; the rest are counted
- * @param cycleSearchBudget  edge visits spent looking for the shortest cycle of one strongly connected component
- * @param reachabilityBudget edge visits for the causal-consistency reachability checks, over the whole history
- * @param searchBudget       states the prefix search (Biswas &amp; Enea §4) may visit
+ * @param anomaliesPerType    counterexamples listed per anomaly name; the rest are counted
+ * @param cycleSearchBudget   edge visits spent looking for the shortest cycle of one strongly connected component
+ * @param reachabilityBudget  edge visits for the causal-consistency reachability checks, over the whole history
+ * @param searchBudget        states the prefix search (Biswas &amp; Enea §4) may visit
+ * @param solverTimeoutMillis time the general checker's polygraph pruning and SAT search may take per level
+ * @param maxOpenPairs        pairs of writes of one key that reachability leaves unordered, at most (memory bound)
  */
-public record CheckOptions(int anomaliesPerType, long cycleSearchBudget, long reachabilityBudget, long searchBudget) {
+public record CheckOptions(int anomaliesPerType, long cycleSearchBudget, long reachabilityBudget, long searchBudget,
+                           long solverTimeoutMillis, long maxOpenPairs) {
 
-    public static final CheckOptions DEFAULTS = new CheckOptions(10, 2_000_000, 200_000_000, 2_000_000);
+    public static final CheckOptions DEFAULTS = new CheckOptions(10, 2_000_000, 200_000_000, 2_000_000, 300_000,
+            50_000_000);
 
     public CheckOptions withSearchBudget(long states) {
-        return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, states);
+        return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, states, solverTimeoutMillis,
+                maxOpenPairs);
     }
 
     public CheckOptions withAnomaliesPerType(int n) {
-        return new CheckOptions(n, cycleSearchBudget, reachabilityBudget, searchBudget);
+        return new CheckOptions(n, cycleSearchBudget, reachabilityBudget, searchBudget, solverTimeoutMillis,
+                maxOpenPairs);
     }
 
     public CheckOptions withReachabilityBudget(long visits) {
-        return new CheckOptions(anomaliesPerType, cycleSearchBudget, visits, searchBudget);
+        return new CheckOptions(anomaliesPerType, cycleSearchBudget, visits, searchBudget, solverTimeoutMillis,
+                maxOpenPairs);
+    }
+
+    public CheckOptions withSolverTimeoutMillis(long millis) {
+        return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget, millis,
+                maxOpenPairs);
+    }
+
+    public CheckOptions withMaxOpenPairs(long pairs) {
+        return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget,
+                solverTimeoutMillis, pairs);
     }
 }

@@ -2,6 +2,11 @@ package isostress.checker;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InputException;
+import isostress.checker.general.GeneralChecker;
+import isostress.checker.general.ListAppendIndex;
+import isostress.checker.general.Observations;
+import isostress.checker.index.AnomalyLog;
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.mini.MiniChecker;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
@@ -13,8 +18,9 @@ import java.util.List;
  * The checker's front door: picks the algorithm for the history's shape and checks the levels asked.
  *
  * <p>Mini-transaction histories (every write preceded by a read of its key in the same transaction, unique values)
- * go to the MTC-based checkers ({@link MiniChecker}); other shapes are rejected with the first offending transaction
- * until the general checkers exist.
+ * go to the MTC-based checkers ({@link MiniChecker}), which are linear; register histories with blind writes (or
+ * info transactions whose writes cannot be placed from their reads) and list-append histories go to the general
+ * checker ({@link GeneralChecker}). The result's {@code shape} says which was used.
  */
 public final class Checker {
     private Checker() {
@@ -28,7 +34,29 @@ public final class Checker {
      */
     public static Result check(History history, Collection<IsolationLevel> levels, CheckOptions options) {
         if (levels.isEmpty()) throw new IllegalArgumentException("no level to check");
-        return MiniChecker.check(history, levels, options);
+        long t0 = System.nanoTime();
+        AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
+        if (ListAppendIndex.isListHistory(history)) {
+            Observations o = ListAppendIndex.of(history, anomalies);
+            return withIndexTime(GeneralChecker.check(history, anomalies, o, levels, options, LIST_APPEND), t0);
+        }
+        RegisterIndex m = RegisterIndex.of(history, anomalies);
+        if (m.blindWrites == 0 && m.undeterminedWrites == 0) {
+            return withIndexTime(MiniChecker.check(history, anomalies, m, levels, options), t0);
+        }
+        return withIndexTime(GeneralChecker.check(history, anomalies, Observations.of(m), levels, options,
+                RW_REGISTER), t0);
+    }
+
+    /** The shape names a result reports, saying which algorithm family decided it. */
+    public static final String RW_REGISTER = "rw-register (general transactions: polygraph + SAT, saturation)";
+    public static final String LIST_APPEND = "list-append (Elle's inference: polygraph + SAT, saturation)";
+
+    private static Result withIndexTime(Result r, long t0) {
+        java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(r.stats());
+        stats.putIfAbsent("check_ms", (System.nanoTime() - t0) / 1_000_000);
+        return new Result(r.shape(), r.levels(), r.requested(), r.anomalies(), r.anomaliesOmitted(),
+                r.anomalyCounts(), stats);
     }
 
     /** Checks at the default levels with default limits. */

@@ -30,6 +30,17 @@ public final class DotRenderer {
             if (s.kind() == EdgeKind.CO || s.kind() == EdgeKind.RT) sb.append(", style=dashed");
             sb.append("];\n");
         }
+        // Premises: the paths and cycles behind derived orders, dotted, so the main cycle stays readable.
+        java.util.Set<String> drawn = new java.util.HashSet<>();
+        for (Step s : a.steps()) drawn.add(s.from() + ">" + s.to() + s.kind());
+        for (isostress.checker.model.Premise p : a.premises()) {
+            for (Step s : p.steps()) {
+                if (!drawn.add(s.from() + ">" + s.to() + s.kind())) continue;
+                sb.append("  T").append(s.from()).append(" -> T").append(s.to()).append(" [label=\"")
+                  .append(esc(label(s))).append("\", color=").append(color(s.kind())).append(", fontcolor=")
+                  .append(color(s.kind())).append(", style=dotted];\n");
+            }
+        }
         return sb.append("}\n").toString();
     }
 

@@ -26,7 +26,22 @@ public final class Explainer {
         String reader = t == null ? "?" : t.label();
         MicroOp op = a.op();
         String read = op == null ? "" : "key " + op.key() + " = " + readValue(op);
+        if (op instanceof MicroOp.ListRead) {
+            String listSentence = listSentence(a, reader, op);
+            if (listSentence != null) return listSentence;
+        }
         switch (a.type()) {
+            case INCOMPATIBLE_ORDER:
+                return reader + " read key " + (op == null ? "?" : op.key()) + " = " + (op == null ? "?" : readValue(op))
+                        + ", which no single append order explains together with the other reads of the key.";
+            case DUPLICATE_ELEMENTS:
+                return reader + " read " + read + ", which holds an element twice although each is appended once.";
+            case DIRTY_UPDATE: {
+                Step s = a.steps().get(0);
+                return "T" + s.to() + " appended " + s.nextValue() + " to key " + s.key() + " after T" + s.from()
+                        + "'s append of " + s.value() + ", and T" + s.from() + " aborted: a committed write built on "
+                        + "an aborted state.";
+            }
             case THIN_AIR_READ:
                 return reader + " read " + read + ", a value no transaction wrote.";
             case G1A:
@@ -52,13 +67,39 @@ public final class Explainer {
         }
     }
 
+    /** Sentences for anomalies of list reads (Elle's list-append), or null for the generic ones. */
+    private static String listSentence(Anomaly a, String reader, MicroOp op) {
+        String read = "key " + op.key() + " = " + readValue(op);
+        Long element = a.steps().isEmpty() ? null : a.steps().get(0).value();
+        switch (a.type()) {
+            case THIN_AIR_READ:
+                return reader + " read " + read + ", whose element " + element + " no transaction appended.";
+            case FUTURE_READ:
+                return reader + " read " + read + ", whose element " + element + " it appends only later.";
+            case G1A:
+                return reader + " read " + read + ", whose element " + element + " was appended by "
+                        + a.txns().get(1).label() + ", which aborted: an aborted write was observed.";
+            case G1B:
+                return reader + " read " + read + ", ending in " + element + ", an intermediate state: "
+                        + a.txns().get(1).label() + " appended more to the key in the same transaction.";
+            case INTERNAL:
+                if (a.alias() == null) {
+                    return reader + " read " + read + ", which does not show what the transaction itself read and "
+                            + "appended before.";
+                }
+                return null;
+            default:
+                return null;
+        }
+    }
+
     private static String internal(Anomaly a, Txn t) {
         MicroOp op = a.op();
         switch (a.alias()) {
             case NON_REPEATABLE_READS: {
                 String first = null;
                 for (MicroOp m : t.ops()) {
-                    if (m.key() == op.key() && m instanceof MicroOp.Read) {
+                    if (m.key() == op.key() && (m instanceof MicroOp.Read || m instanceof MicroOp.ListRead)) {
                         first = readValue(m);
                         break;
                     }
@@ -93,6 +134,10 @@ public final class Explainer {
         if (op instanceof MicroOp.Cas) {
             Long v = ((MicroOp.Cas) op).expected();
             return v == null ? "nil" : v.toString();
+        }
+        if (op instanceof MicroOp.ListRead) {
+            java.util.List<Long> vs = ((MicroOp.ListRead) op).values();
+            return vs == null ? "nil" : vs.toString().replace(",", "");
         }
         return op.toString();
     }

@@ -8,6 +8,7 @@ import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;
 import isostress.checker.model.LevelResult;
+import isostress.checker.model.Premise;
 import isostress.checker.model.Result;
 import isostress.checker.model.Step;
 
@@ -63,8 +64,20 @@ public final class ResultJson {
         if (a.op() != null) o.set("op", op(a.op()));
         ArrayNode txns = o.putArray("txns");
         for (Txn t : a.txns()) txns.add(txn(t));
-        ArrayNode steps = o.putArray("steps");
-        for (Step s : a.steps()) {
+        steps(o.putArray("steps"), a.steps());
+        if (!a.premises().isEmpty()) {
+            ArrayNode ps = o.putArray("premises");
+            for (Premise p : a.premises()) {
+                ObjectNode po = ps.addObject();
+                po.put("claim", p.claim());
+                steps(po.putArray("steps"), p.steps());
+            }
+        }
+        return o;
+    }
+
+    private static void steps(ArrayNode steps, List<Step> list) {
+        for (Step s : list) {
             ObjectNode so = steps.addObject();
             so.put("from", s.from());
             so.put("to", s.to());
@@ -77,7 +90,6 @@ public final class ResultJson {
             }
             if (s.witness() >= 0) so.put("witness", s.witness());
         }
-        return o;
     }
 
     public static ObjectNode txn(Txn t) {

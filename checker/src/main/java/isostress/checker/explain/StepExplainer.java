@@ -1,5 +1,6 @@
 package isostress.checker.explain;
 
+import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Step;
 
@@ -21,13 +22,29 @@ public final class StepExplainer {
     /** "T2 read key 5 = 7, written by T1", and so on for each kind. */
     public String explain(Step s) {
         String a = "T" + s.from(), b = "T" + s.to();
+        boolean list = s.key() != null && (touchesList(s.from(), s.key()) || touchesList(s.to(), s.key()));
         switch (s.kind()) {
             case WR:
+                if (list) {
+                    return b + "'s read of key " + s.key() + " ends with " + s.value() + ", appended by " + a;
+                }
                 return b + " read key " + s.key() + " = " + value(s) + ", written by " + a;
             case WW:
-                return b + " read key " + s.key() + " = " + value(s) + " from " + a + " and overwrote it with "
+                if (list) {
+                    return b + " appended " + s.nextValue() + " to key " + s.key() + " after " + a + "'s "
+                            + (s.value() == null ? "append" : s.value());
+                }
+                if (readThenWrote(s.to(), s.key(), s.value())) {
+                    return b + " read key " + s.key() + " = " + value(s) + " from " + a + " and overwrote it with "
+                            + s.nextValue();
+                }
+                return b + " overwrote key " + s.key() + " = " + value(s) + ", written by " + a + ", with "
                         + s.nextValue();
             case RW:
+                if (list) {
+                    return a + " read key " + s.key() + " = " + listValue(s) + ", which " + b + " extended with "
+                            + s.nextValue();
+                }
                 return a + " read key " + s.key() + " = " + value(s) + ", which " + b + " overwrote with "
                         + s.nextValue();
             case SO: {
@@ -49,6 +66,34 @@ public final class StepExplainer {
             default:
                 throw new IllegalStateException(s.kind().toString());
         }
+    }
+
+    /** True when transaction t appends to or reads a list at {@code key}. */
+    private boolean touchesList(int t, long key) {
+        Txn x = txns.get(t);
+        if (x == null) return false;
+        for (MicroOp m : x.ops()) {
+            if (m.key() == key && (m instanceof MicroOp.Append || m instanceof MicroOp.ListRead)) return true;
+        }
+        return false;
+    }
+
+    /** True when transaction t read {@code value} of key before writing the key (read-modify-write). */
+    private boolean readThenWrote(int t, long key, Long value) {
+        Txn x = txns.get(t);
+        if (x == null) return false;
+        for (MicroOp m : x.ops()) {
+            if (m.key() != key) continue;
+            if (m instanceof MicroOp.Read) return java.util.Objects.equals(((MicroOp.Read) m).value(), value);
+            if (m instanceof MicroOp.Cas) return java.util.Objects.equals(((MicroOp.Cas) m).expected(), value);
+            return false;
+        }
+        return false;
+    }
+
+    private static String listValue(Step s) {
+        if (s.initialValue() || s.value() == null) return "[] (the initial empty list)";
+        return "[... " + s.value() + "]";
     }
 
     /** The step's value, saying when it is the initial value. */

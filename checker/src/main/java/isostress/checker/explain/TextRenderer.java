@@ -3,6 +3,7 @@ package isostress.checker.explain;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;
+import isostress.checker.model.Premise;
 import isostress.checker.model.Step;
 
 import java.util.List;
@@ -32,6 +33,16 @@ public final class TextRenderer {
             for (Step s : steps) {
                 sb.append("  T").append(s.from()).append(" -").append(s.kind().shortName()).append("-> T")
                   .append(s.to()).append(": ").append(ex.explain(s)).append('\n');
+            }
+        }
+        if (!a.premises().isEmpty()) {
+            StepExplainer ex = new StepExplainer(Explainer.txnsById(a));
+            for (Premise p : a.premises()) {
+                sb.append("Where ").append(p.claim()).append(p.steps().isEmpty() ? "\n" : ":\n");
+                for (Step s : p.steps()) {
+                    sb.append("    T").append(s.from()).append(" -").append(s.kind().shortName()).append("-> T")
+                      .append(s.to()).append(": ").append(ex.explain(s)).append('\n');
+                }
             }
         }
         sb.append(Explainer.sentence(a)).append('\n');

@@ -28,7 +28,7 @@ public final class AnomalyLog {
     private final List<Anomaly> listed = new ArrayList<>();
     private final Map<String, Integer> counts = new HashMap<>();
     private final Set<IsolationLevel> nonCycleViolated = EnumSet.noneOf(IsolationLevel.class);
-    private final Set<String> seenCycles = new java.util.HashSet<>();
+    private final Map<String, Integer> seenCycles = new HashMap<>();
     private int omitted;
 
     public AnomalyLog(History h, int perType) {
@@ -64,8 +64,25 @@ public final class AnomalyLog {
             // The same cycle may be found by several level checks; list it once.
             Set<Integer> members = new LinkedHashSet<>();
             for (Step s : a.steps()) members.add(s.from());
-            String id = a.name() + members.stream().sorted().toList() + (a.key() == null ? "" : "@" + a.key());
-            if (!seenCycles.add(id)) return false;
+            String id = a.type().elleName() + members.stream().sorted().toList() + (a.key() == null ? "" : "@" + a.key());
+            Integer at = seenCycles.get(id);
+            if (at != null) {
+                // Found again by the check of a weaker level: keep the instance that names the weakest level.
+                if (at >= 0) {
+                    Anomaly old = listed.get(at);
+                    if (old.level() != a.level() && old.level().implies(a.level())) listed.set(at, a);
+                }
+                return false;
+            }
+            int c = counts.merge(a.name(), 1, Integer::sum);
+            if (c > perType) {
+                omitted++;
+                seenCycles.put(id, -1);
+                return false;
+            }
+            seenCycles.put(id, listed.size());
+            listed.add(a);
+            return true;
         }
         int c = counts.merge(a.name(), 1, Integer::sum);
         if (c > perType) {
@@ -82,6 +99,15 @@ public final class AnomalyLog {
         txns.add(h.txn(t));
         for (int o : others) txns.add(h.txn(o));
         add(new Anomaly(type, CycleVariant.NONE, alias, alias.level(), txns, steps, h.op(op), h.opKey(op)));
+    }
+
+    /**
+     * A non-cycle anomaly built by a checker (list-append inference): listed, and its level recorded as violated
+     * before any cycle search.
+     */
+    public void nonCycle(Anomaly a) {
+        nonCycleViolated.add(a.level());
+        add(a);
     }
 
     public void thinAir(int t, int op) {

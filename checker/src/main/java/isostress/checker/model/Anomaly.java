@@ -15,15 +15,24 @@ import java.util.List;
  * @param txns    the transactions involved, in cycle order for cycles
  * @param steps   the cycle's edges (empty for non-cycle anomalies)
  * @param op      the offending micro-op of non-cycle anomalies (the read), else null
- * @param key     the key involved in non-cycle anomalies and lost updates, else null
+ * @param key      the key involved in non-cycle anomalies and lost updates, else null
+ * @param premises  the derived orders the cycle uses, each with its justification, or the cases of a case split
+ *                  (general histories, where the version order is inferred); empty otherwise
  */
 public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level,
-                      List<Txn> txns, List<Step> steps, MicroOp op, Long key) {
+                      List<Txn> txns, List<Step> steps, MicroOp op, Long key, List<Premise> premises) {
 
     public Anomaly {
         txns = List.copyOf(txns);
         steps = List.copyOf(steps);
+        premises = premises == null ? List.of() : List.copyOf(premises);
         if (variant == null) variant = CycleVariant.NONE;
+    }
+
+    /** An anomaly that rests on the history's data alone (no premises). */
+    public Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level, List<Txn> txns,
+                   List<Step> steps, MicroOp op, Long key) {
+        this(type, variant, alias, level, txns, steps, op, key, List.of());
     }
 
     /** Elle's name with its suffix, e.g. {@code G-single-realtime}. */

@@ -31,7 +31,13 @@ public enum AnomalyType {
     /** A transaction read a value it writes only later. */
     FUTURE_READ("future-read", false, READ_COMMITTED),
     /** A value nobody wrote was read. */
-    THIN_AIR_READ("thin-air-read", false, READ_COMMITTED);
+    THIN_AIR_READ("thin-air-read", false, READ_COMMITTED),
+    /** Two reads of a list that neither is a prefix of: no single append order explains both (Elle). */
+    INCOMPATIBLE_ORDER("incompatible-order", false, READ_COMMITTED),
+    /** A list read holding the same element twice, though each element is appended once (Elle). */
+    DUPLICATE_ELEMENTS("duplicate-elements", false, READ_COMMITTED),
+    /** A committed append ordered after an aborted one: the committed write built on an aborted state (Elle). */
+    DIRTY_UPDATE("dirty-update", false, READ_COMMITTED);
 
     private final String elleName;
     private final boolean cycle;

@@ -62,7 +62,9 @@ public final class BenchCheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         HistoryFormat fmt = CheckCommand.parseFormat(format);
-        if (fmt == HistoryFormat.EDN) throw new Main.UsageException("bench writes jsonl or text");
+        if (fmt != HistoryFormat.JSONL && fmt != HistoryFormat.TEXT) {
+            throw new Main.UsageException("bench writes jsonl or text"); // EDN: no sink; dbcop, cobra: read only
+        }
         Path f = file != null ? file : Files.createTempFile("isostress-bench", fmt == HistoryFormat.TEXT ? ".txt" : ".jsonl");
         long g0 = System.nanoTime();
         MiniSimulation.Config cfg = MiniSimulation.Config.serializable(txns, sessions, distribution(), seed);

@@ -23,10 +23,14 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:valid at every level asked", "1:invalid", "2:bad input or usage", "3:unknown"})
 public final class CheckCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "FILE", description = "History file (JSON lines, Jepsen EDN, or r(k,v,s,t) text).")
+    @Parameters(index = "0", paramLabel = "FILE",
+            description = "History file (JSON lines, Jepsen EDN, r(k,v,s,t) text, dbcop JSON or bincode), or a "
+                    + "directory of Cobra client logs (T<n>.log).")
     Path file;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "jsonl, edn or text (default: detected).")
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "jsonl, edn, text, dbcop (dbcop's JSON or bincode histories) or cobra (a directory of "
+                    + "Cobra's binary client logs) (default: detected).")
     String format;
 
     @Option(names = {"-l", "--level"}, paramLabel = "LEVEL", split = ",",
@@ -73,7 +77,9 @@ public final class CheckCommand implements Callable<Integer> {
 
     static HistoryFormat parseFormat(String name) {
         HistoryFormat f = HistoryFormat.byName(name);
-        if (f == null) throw new Main.UsageException("unknown --format '" + name + "': use jsonl, edn or text");
+        if (f == null) {
+            throw new Main.UsageException("unknown --format '" + name + "': use jsonl, edn, text, dbcop or cobra");
+        }
         return f;
     }
 

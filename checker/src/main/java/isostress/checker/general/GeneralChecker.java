@@ -1,0 +1,162 @@
+package isostress.checker.general;
+
+import isostress.checker.CheckOptions;
+import isostress.checker.history.History;
+import isostress.checker.index.AnomalyLog;
+import isostress.checker.index.LevelEvaluation;
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.LevelResult;
+import isostress.checker.model.Result;
+import isostress.checker.model.Verdict;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * Checks a general history (rw-register with blind writes, or list-append) at the requested levels.
+ *
+ * <ul>
+ *   <li>RC, RA, CC: saturation, polynomial ({@link Saturation}).</li>
+ *   <li>PC, SI, SER: the generalized polygraph with pruning and SAT ({@link PolygraphSolver}): SER on the plain
+ *       graph, SI on its induced SI graph, PC as SER of the split history (Biswas &amp; Enea §4.2). Lost updates
+ *       (two transactions that read one version of a key and both wrote it) decide SI and SER first.</li>
+ *   <li>SSER: SER with real-time order ({@link PolygraphBuilder.Variant#TIMED}).</li>
+ *   <li>Per-key linearizability is decided for mini-transaction and CAS histories only (unknown here).</li>
+ * </ul>
+ * Sound and complete for committed transactions; info transactions count as committed when some committed one read
+ * their writes, and are otherwise dropped, which only removes constraints: a history valid without them is valid
+ * (they may have aborted), and none is refuted because of them.
+ */
+public final class GeneralChecker extends LevelEvaluation {
+    static final String ALGORITHM_POLY = "generalized polygraph, pruning and SAT (PolySI, PVLDB 2023, §4; Sat4j)";
+
+    private final Observations o;
+    private final CheckOptions options;
+    private final String shape;
+    private int lostUpdates = -1;
+
+    private GeneralChecker(History h, AnomalyLog anomalies, Observations o, CheckOptions options, String shape) {
+        super(h, anomalies);
+        this.o = o;
+        this.options = options;
+        this.shape = shape;
+    }
+
+    /** Checks the observations {@code o} of {@code h}, whose non-cycle anomalies are already in {@code anomalies}. */
+    public static Result check(History h, AnomalyLog anomalies, Observations o, Collection<IsolationLevel> levels,
+                               CheckOptions options, String shape) {
+        return new GeneralChecker(h, anomalies, o, options, shape).run(new ArrayList<>(levels));
+    }
+
+    @Override
+    protected String shape() {
+        return shape;
+    }
+
+    @Override
+    protected boolean committed(int t) {
+        return o.included[t];
+    }
+
+    @Override
+    protected void describe(Map<String, Object> s) {
+        s.put("keys", o.keys);
+        s.put("versions", o.versions - o.keys);
+    }
+
+    @Override
+    protected LevelResult search(IsolationLevel l) {
+        switch (l) {
+            case READ_COMMITTED:
+                return verdict(l, saturation(l), "violation of the Read Committed axiom", Saturation.ALGORITHM_RC);
+            case READ_ATOMIC:
+                return verdict(l, saturation(l), "violation of the Read Atomic axiom", Saturation.ALGORITHM_RA);
+            case CAUSAL:
+                return verdict(l, saturation(l), "violation of the Causal axiom", Saturation.ALGORITHM_CC);
+            case PREFIX:
+                return polygraph(l, PolygraphBuilder.Variant.SPLIT, false,
+                        "dependency cycle of the split history (Biswas & Enea §4.2)");
+            case SNAPSHOT_ISOLATION:
+                if (lostUpdates() > 0) {
+                    return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", ALGORITHM_POLY);
+                }
+                return polygraph(l, PolygraphBuilder.Variant.PLAIN, true,
+                        "cycle of the induced SI graph, (so ∪ wr ∪ ww) ; rw?");
+            case SERIALIZABLE:
+                if (lostUpdates() > 0) {
+                    return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", ALGORITHM_POLY);
+                }
+                return polygraph(l, PolygraphBuilder.Variant.PLAIN, false, "dependency cycle");
+            case STRICT_SERIALIZABLE: {
+                LevelResult ser = eval(IsolationLevel.SERIALIZABLE);
+                if (ser.verdict() == Verdict.INVALID) {
+                    return new LevelResult(l, Verdict.INVALID, "implied: the history violates serializable",
+                            ser.algorithm());
+                }
+                return polygraph(l, PolygraphBuilder.Variant.TIMED, false, "dependency cycle through real-time order");
+            }
+            case LINEARIZABLE:
+                return new LevelResult(l, Verdict.UNKNOWN, "per-key linearizability is decided for mini-transaction "
+                        + "and CAS histories only; this history has blind writes or lists", "none");
+            default:
+                throw new IllegalStateException(l.toString());
+        }
+    }
+
+    private int saturation(IsolationLevel l) {
+        return Saturation.check(o, l, anomalies::add, options.anomaliesPerType());
+    }
+
+    /** Lost updates: a version read by two transactions that both wrote its key. Reported once. */
+    private int lostUpdates() {
+        if (lostUpdates >= 0) return lostUpdates;
+        int count = 0;
+        int[] firstRmw = new int[o.versions];
+        java.util.Arrays.fill(firstRmw, -1);
+        boolean[] reported = new boolean[o.versions];
+        for (int t = 0; t < o.n; t++) {
+            if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
+                int v = o.accRead[a];
+                if (v < 0 || o.accWrite[a] < 0) continue;
+                if (firstRmw[v] < 0) {
+                    firstRmw[v] = t;
+                } else if (!reported[v]) {
+                    reported[v] = true;
+                    count++;
+                    anomalies.add(CounterexampleBuilder.lostUpdate(o, v, firstRmw[v], t));
+                }
+            }
+        }
+        lostUpdates = count;
+        return count;
+    }
+
+    private LevelResult polygraph(IsolationLevel l, PolygraphBuilder.Variant variant, boolean si, String what) {
+        long t0 = System.nanoTime();
+        PolygraphBuilder.Built built = PolygraphBuilder.build(o, variant);
+        long deadline = t0 + options.solverTimeoutMillis() * 1_000_000L;
+        PolygraphSolver.Outcome out = PolygraphSolver.solve(built.g(), si,
+                new PolygraphSolver.Limits(deadline, options.maxOpenPairs(), options.cycleSearchBudget()));
+        PolygraphSolver.Stats st = out instanceof PolygraphSolver.Outcome.Acyclic a ? a.stats()
+                : out instanceof PolygraphSolver.Outcome.Violation v ? v.stats()
+                : ((PolygraphSolver.Outcome.Unknown) out).stats();
+        stats.put(l.alias() + "_polygraph", Map.of("nodes", built.g().n, "edges", built.g().edges,
+                "unordered_pairs", st.constraints, "forced", st.forced, "open_after_pruning", st.openAfterPruning,
+                "rounds", st.rounds, "sat_iterations", st.satIterations, "prune_ms", st.pruneMs, "sat_ms", st.satMs));
+        String how = st.openAfterPruning == 0 ? "pruning left no open order"
+                : st.openAfterPruning + " open order(s) after pruning, decided by SAT in " + st.satIterations
+                + " iteration(s)";
+        if (out instanceof PolygraphSolver.Outcome.Violation v) {
+            anomalies.add(new CounterexampleBuilder(o, built, si, l).anomaly(v));
+            String kind = v.cycles().size() == 1 ? what
+                    : "set of " + v.cycles().size() + " cycles that every version order closes one of";
+            return new LevelResult(l, Verdict.INVALID, "1 " + kind + " (" + how + ")", ALGORITHM_POLY);
+        }
+        if (out instanceof PolygraphSolver.Outcome.Unknown u) {
+            return new LevelResult(l, Verdict.UNKNOWN, u.reason(), ALGORITHM_POLY);
+        }
+        return verdict(l, 0, what + " (" + how + ")", ALGORITHM_POLY);
+    }
+}

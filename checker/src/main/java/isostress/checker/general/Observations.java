@@ -1,0 +1,175 @@
+package isostress.checker.general;
+
+import isostress.checker.history.History;
+import isostress.checker.index.RegisterIndex;
+
+import java.util.Arrays;
+
+/**
+ * What the general checkers need from a history, whatever its data type: the committed transactions, the versions
+ * each wrote, the version each read returned, and whatever part of each key's version order the data reveals.
+ *
+ * <p>A version is one transaction's final write of one key (its last register write, or the list after its last
+ * append); every key also has an initial version. Reads are external reads only (before the transaction's own write
+ * of the key): reads of one's own writes are checked for internal consistency where the history is compiled, and
+ * add no dependency. The first external read of each key by each transaction is its read in the dependency graph
+ * (PolySI §2.2, "T ⊢ R(x,v)"); later external reads of the key matter only to Read Committed, which lets them differ.
+ *
+ * <p>Register histories reveal no version order beyond what reads force; list-append histories reveal it
+ * (Elle §3.1: every list read is a prefix of the key's append order), given as a chain per key. Writers missing from
+ * a key's chain (appends no read observed) come after it, in an order the data does not tell.
+ */
+public final class Observations {
+    public final History h;
+    /** Transactions (history ids). */
+    public final int n;
+    /** Transactions counted as committed: ok, or info whose write was observed. */
+    public final boolean[] included;
+    public final int keys;
+    public final long[] keyOf;
+    /** Versions 0 .. versions-1: written ones, then the initial version of each key ({@link #initialVersion}). */
+    public final int versions;
+    public final int[] verKey;
+    /** The writer of each version, -1 for initial versions. */
+    public final int[] verTxn;
+    /** Per transaction: its accesses, one per key it reads externally or writes. */
+    public final int[] accStart;
+    public final int[] accKey;
+    /** The version its first external read returned, or -1 (no usable read). */
+    public final int[] accRead;
+    /** The version it wrote, or -1. */
+    public final int[] accWrite;
+    /** Per transaction, every external read with a usable version, in program order. */
+    public final int[] readStart;
+    public final int[] readKey;
+    public final int[] readVer;
+    public final int[] readOp;
+    /** Per key, the known version order (list-append), initial version excluded; null for register histories. */
+    public final int[] chainStart;
+    public final int[] chain;
+    /** True for list-append histories (explanations speak of lists). */
+    public final boolean lists;
+    private final ValueNames names;
+    private final java.util.function.LongToIntFunction keyIds;
+
+    /** How versions are shown: the register value, or the last element of the list. */
+    interface ValueNames {
+        /** The value that identifies version v (null: an absent initial value). */
+        Long value(int v);
+    }
+
+    Observations(History h, boolean[] included, long[] keyOf, int written, int[] verKey, int[] verTxn,
+                 int[] accStart, int[] accKey, int[] accRead, int[] accWrite, int[] readStart, int[] readKey,
+                 int[] readVer, int[] readOp, int[] chainStart, int[] chain, boolean lists, ValueNames names,
+                 java.util.function.LongToIntFunction keyIds) {
+        this.h = h;
+        this.n = h.size();
+        this.included = included;
+        this.keys = keyOf.length;
+        this.keyOf = keyOf;
+        this.versions = written + keys;
+        this.verKey = verKey;
+        this.verTxn = verTxn;
+        this.accStart = accStart;
+        this.accKey = accKey;
+        this.accRead = accRead;
+        this.accWrite = accWrite;
+        this.readStart = readStart;
+        this.readKey = readKey;
+        this.readVer = readVer;
+        this.readOp = readOp;
+        this.chainStart = chainStart;
+        this.chain = chain;
+        this.lists = lists;
+        this.names = names;
+        this.keyIds = keyIds;
+    }
+
+    /** The initial version of dense key k. */
+    public int initialVersion(int k) {
+        return versions - keys + k;
+    }
+
+    public boolean isInitial(int v) {
+        return v >= versions - keys;
+    }
+
+    /** The value that identifies version v: the register value, or the list's last element. */
+    public Long value(int v) {
+        return names.value(v);
+    }
+
+    /** The version transaction t wrote of key k, or -1. */
+    public int written(int t, int k) {
+        for (int a = accStart[t]; a < accStart[t + 1]; a++) if (accKey[a] == k) return accWrite[a];
+        return -1;
+    }
+
+    /** The version transaction t's first external read of key k returned, or -1. */
+    public int read(int t, int k) {
+        for (int a = accStart[t]; a < accStart[t + 1]; a++) if (accKey[a] == k) return accRead[a];
+        return -1;
+    }
+
+    /** The dense id of a key, or -1. */
+    public int keyId(long key) {
+        int k = keyIds.applyAsInt(key);
+        return k < 0 ? -1 : k;
+    }
+
+    /**
+     * The observations of a compiled register history. Version ids are the index's: access ids of writing accesses,
+     * then {@code accCount + key} for initial versions (accesses that do not write are simply unused ids).
+     */
+    public static Observations of(RegisterIndex m) {
+        History h = m.h;
+        int n = m.n;
+        int[] verKey = new int[m.versionCount], verTxn = new int[m.versionCount];
+        for (int v = 0; v < m.versionCount; v++) {
+            verKey[v] = m.versionKey(v);
+            verTxn[v] = m.versionTxn(v);
+        }
+        int[] accRead = new int[m.accCount], accWrite = new int[m.accCount];
+        for (int a = 0; a < m.accCount; a++) {
+            boolean in = m.included[m.accTxn[a]];
+            accRead[a] = in ? m.accSource[a] : -1;
+            accWrite[a] = in && m.accWrites[a] ? a : -1;
+        }
+        int[] readStart = new int[n + 1];
+        int[] rk = new int[Math.max(16, m.accCount)], rv = new int[rk.length], ro = new int[rk.length];
+        int r = 0;
+        for (int t = 0; t < n; t++) {
+            readStart[t] = r;
+            if (!m.included[t]) continue;
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                if (!externalRead(h, t, o)) continue;
+                int src = m.readSource(t, o);
+                if (src == RegisterIndex.NONE) continue;
+                if (r == rk.length) {
+                    rk = Arrays.copyOf(rk, r * 2);
+                    rv = Arrays.copyOf(rv, r * 2);
+                    ro = Arrays.copyOf(ro, r * 2);
+                }
+                rk[r] = m.keyId(h.opKey(o));
+                rv[r] = src;
+                ro[r++] = o;
+            }
+        }
+        readStart[n] = r;
+        return new Observations(h, m.included, m.keyOf, m.accCount, verKey, verTxn, m.accStart, m.accKey, accRead,
+                accWrite, readStart, rk, rv, ro, null, null, false, m::versionValue, m::keyId);
+    }
+
+    /** True for a read (or CAS) of a key the transaction has not written before it. */
+    static boolean externalRead(History h, int t, int o) {
+        byte kind = h.opKind(o);
+        if (kind != History.READ && kind != History.CAS && kind != History.LIST_READ) return false;
+        long key = h.opKey(o);
+        for (int q = h.firstOp(t); q < o; q++) {
+            if (h.opKey(q) != key) continue;
+            byte k = h.opKind(q);
+            if (k == History.WRITE || k == History.CAS || k == History.APPEND) return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,264 @@
+package isostress.checker.general;
+
+import isostress.checker.model.EdgeKind;
+
+import java.util.Arrays;
+
+/**
+ * A generalized polygraph (PolySI, Huang et al. PVLDB 2023, Def. 3.1): nodes, the dependency edges known for certain,
+ * and, per key, the writers whose relative order may still be open, each with the readers of its version. For two
+ * writers A, B of key x the constraint is "A before B (ww A→B, and rw from every reader of A's version to B) or B
+ * before A (symmetrically)". Readers of a key's initial version precede every writer of it (known rw edges, added
+ * by the solver).
+ *
+ * <p>Nodes are plain ints so that the same structure serves a history's transactions, their split into read and
+ * write halves (Biswas &amp; Enea §4.2, for prefix consistency) and real-time points (for strict serializability).
+ * Every node with edges belongs to a session: a chain of nodes whose consecutive members are joined by known edges
+ * (session order, or the order of time points). Sessions are what makes reachability cheap ({@link Reachability}):
+ * a set of nodes reachable from somewhere is, within each session, a suffix.
+ *
+ * <p>Edges carry two version ids that justify them (wr: the version read; ww: the earlier and the later version;
+ * rw: the version read and the version that overwrote it) and their origin: the history itself, or an order the
+ * solver derived (which counterexamples must then justify).
+ */
+final class Polygraph {
+    /** Where an edge comes from. */
+    static final byte HISTORY = 0, FRONTIER = 1, FORCED = 2, CHOSEN = 3;
+
+    final int n;
+    final int sessions;
+    final int[] session, pos;
+    /** The transaction each node stands for, or -1 (time points). */
+    final int[] txnOf;
+
+    int edges;
+    int[] from, to, v1, v2;
+    byte[] kind, origin;
+
+    final int keys;
+    /** Writers of key k: writer indices wStart[k] .. wStart[k+1]-1, each a node and the version it wrote. */
+    final int[] wStart, wNode, wVer;
+    /** Readers of writer w's version: rStart[w] .. rStart[w+1]-1 (nodes). */
+    final int[] rStart, rNode;
+    /** Readers of key k's initial version, and that version's id. */
+    final int[] iStart, iNode, iVer;
+    /**
+     * The writers of each key grouped by session, each group sorted by position: key k's groups are
+     * gStart[k] .. gStart[k+1]-1; group g holds writer indices gw[gFrom[g] .. gFrom[g+1]-1] of session gSession[g].
+     */
+    final int[] gStart, gSession, gFrom, gw;
+
+    private Polygraph(Builder b) {
+        n = b.n;
+        sessions = b.sessions;
+        session = b.session;
+        pos = b.pos;
+        txnOf = b.txnOf;
+        edges = b.edges;
+        from = b.from;
+        to = b.to;
+        v1 = b.v1;
+        v2 = b.v2;
+        kind = b.kind;
+        origin = b.origin;
+        keys = b.keys;
+        // Writers and readers, flattened per key.
+        int w = 0, r = 0, ir = 0;
+        for (int k = 0; k < keys; k++) {
+            w += b.writerCount[k];
+            for (int i = 0; i < b.writerCount[k]; i++) r += b.readersOf[k][i].length;
+            ir += b.initReaders[k] == null ? 0 : b.initReaders[k].length;
+        }
+        wStart = new int[keys + 1];
+        wNode = new int[w];
+        wVer = new int[w];
+        rStart = new int[w + 1];
+        rNode = new int[r];
+        iStart = new int[keys + 1];
+        iNode = new int[ir];
+        iVer = b.initVersion;
+        int wi = 0, ri = 0, ii = 0;
+        for (int k = 0; k < keys; k++) {
+            wStart[k] = wi;
+            for (int i = 0; i < b.writerCount[k]; i++) {
+                wNode[wi] = b.writersOf[k][i];
+                wVer[wi] = b.versionsOf[k][i];
+                rStart[wi] = ri;
+                for (int x : b.readersOf[k][i]) rNode[ri++] = x;
+                wi++;
+            }
+            iStart[k] = ii;
+            if (b.initReaders[k] != null) for (int x : b.initReaders[k]) iNode[ii++] = x;
+        }
+        wStart[keys] = wi;
+        rStart[wi] = ri;
+        iStart[keys] = ii;
+        // Group each key's writers by session, sorted by position.
+        int groups = 0;
+        int[] gs = new int[keys + 1];
+        int[] gSess = new int[Math.max(1, w)], gF = new int[Math.max(1, w) + 1], all = new int[w];
+        int filled = 0;
+        for (int k = 0; k < keys; k++) {
+            gs[k] = groups;
+            int lo = wStart[k], hi = wStart[k + 1];
+            long[] keyed = new long[hi - lo];
+            for (int x = lo; x < hi; x++) keyed[x - lo] = ((long) session[wNode[x]] << 32) | (x - lo);
+            Arrays.sort(keyed);
+            int prevSession = Integer.MIN_VALUE;
+            for (long kx : keyed) {
+                int x = lo + (int) kx;
+                int s = session[wNode[x]];
+                if (s != prevSession) {
+                    gSess[groups] = s;
+                    gF[groups] = filled;
+                    groups++;
+                    prevSession = s;
+                }
+                all[filled++] = x;
+            }
+        }
+        gs[keys] = groups;
+        gF[groups] = filled;
+        gStart = gs;
+        gSession = Arrays.copyOf(gSess, groups);
+        gFrom = Arrays.copyOf(gF, groups + 1);
+        gw = all;
+        for (int g = 0; g < groups; g++) sortGroupByPosition(gFrom[g], gFrom[g + 1]);
+    }
+
+    /** Writers are usually added in session order already; sorts a group when they were not. */
+    private void sortGroupByPosition(int lo, int hi) {
+        boolean sorted = true;
+        for (int i = lo + 1; i < hi && sorted; i++) sorted = pos[wNode[gw[i - 1]]] < pos[wNode[gw[i]]];
+        if (sorted) return;
+        long[] keyed = new long[hi - lo];
+        for (int i = lo; i < hi; i++) keyed[i - lo] = ((long) pos[wNode[gw[i]]] << 32) | gw[i];
+        Arrays.sort(keyed);
+        for (int i = lo; i < hi; i++) gw[i] = (int) keyed[i - lo];
+    }
+
+    EdgeKind kind(int e) {
+        return EdgeKind.of(kind[e]);
+    }
+
+    /** True when edge e adds to the dependency part (everything but rw) of the SI graph. */
+    boolean dep(int e) {
+        return kind[e] != EdgeKind.RW.code();
+    }
+
+    int addEdge(int f, int t, EdgeKind k, int a, int b, byte orig) {
+        if (edges == from.length) grow(Math.max(64, edges * 2));
+        from[edges] = f;
+        to[edges] = t;
+        kind[edges] = k.code();
+        v1[edges] = a;
+        v2[edges] = b;
+        origin[edges] = orig;
+        return edges++;
+    }
+
+    /** Removes the edges added after the first {@code count} (the solver's tentative choices). */
+    void truncate(int count) {
+        edges = count;
+    }
+
+    private void grow(int cap) {
+        from = Arrays.copyOf(from, cap);
+        to = Arrays.copyOf(to, cap);
+        v1 = Arrays.copyOf(v1, cap);
+        v2 = Arrays.copyOf(v2, cap);
+        kind = Arrays.copyOf(kind, cap);
+        origin = Arrays.copyOf(origin, cap);
+    }
+
+    /** Index in {@link #gw} of the first writer of group g at position >= p, or gFrom[g+1] when none. */
+    int firstAtOrAfter(int g, int p) {
+        int lo = gFrom[g], hi = gFrom[g + 1];
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (pos[wNode[gw[mid]]] < p) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+
+    /** Builds a polygraph. */
+    static final class Builder {
+        final int n, sessions, keys;
+        final int[] session, pos, txnOf;
+        int edges;
+        int[] from = new int[64], to = new int[64], v1 = new int[64], v2 = new int[64];
+        byte[] kind = new byte[64], origin = new byte[64];
+        final int[][] writersOf, versionsOf;
+        final int[][][] readersOf;
+        final int[] writerCount;
+        final int[][] initReaders;
+        final int[] initVersion;
+
+        /**
+         * @param session session of each node (-1: the node has no edges)
+         * @param pos     position of each node in its session
+         * @param txnOf   the transaction of each node, -1 for time points
+         */
+        Builder(int n, int sessions, int[] session, int[] pos, int[] txnOf, int keys) {
+            this.n = n;
+            this.sessions = sessions;
+            this.session = session;
+            this.pos = pos;
+            this.txnOf = txnOf;
+            this.keys = keys;
+            writersOf = new int[keys][];
+            versionsOf = new int[keys][];
+            readersOf = new int[keys][][];
+            writerCount = new int[keys];
+            initReaders = new int[keys][];
+            initVersion = new int[keys];
+            Arrays.fill(initVersion, -1);
+        }
+
+        void edge(int f, int t, EdgeKind k, int a, int b) {
+            if (f == t) return;
+            if (edges == from.length) {
+                int c = edges * 2;
+                from = Arrays.copyOf(from, c);
+                to = Arrays.copyOf(to, c);
+                v1 = Arrays.copyOf(v1, c);
+                v2 = Arrays.copyOf(v2, c);
+                kind = Arrays.copyOf(kind, c);
+                origin = Arrays.copyOf(origin, c);
+            }
+            from[edges] = f;
+            to[edges] = t;
+            kind[edges] = k.code();
+            v1[edges] = a;
+            v2[edges] = b;
+            origin[edges++] = HISTORY;
+        }
+
+        /** Writer {@code node} wrote {@code version} of key k; {@code readers} read that version. */
+        void writer(int k, int node, int version, int[] readers) {
+            if (writersOf[k] == null) {
+                writersOf[k] = new int[4];
+                versionsOf[k] = new int[4];
+                readersOf[k] = new int[4][];
+            } else if (writerCount[k] == writersOf[k].length) {
+                int c = writerCount[k] * 2;
+                writersOf[k] = Arrays.copyOf(writersOf[k], c);
+                versionsOf[k] = Arrays.copyOf(versionsOf[k], c);
+                readersOf[k] = Arrays.copyOf(readersOf[k], c);
+            }
+            writersOf[k][writerCount[k]] = node;
+            versionsOf[k][writerCount[k]] = version;
+            readersOf[k][writerCount[k]++] = readers;
+        }
+
+        /** {@code readers} read key k's initial version (id {@code version}). */
+        void initialReaders(int k, int version, int[] readers) {
+            initReaders[k] = readers;
+            initVersion[k] = version;
+        }
+
+        Polygraph build() {
+            return new Polygraph(this);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package isostress.checker.general;
+
+import isostress.checker.history.History;
+import isostress.checker.history.Outcome;
+import isostress.checker.model.EdgeKind;
+
+import java.util.Arrays;
+
+/**
+ * Builds the {@link Polygraph} of a history for one level.
+ *
+ * <ul>
+ *   <li>{@link Variant#PLAIN}, for SER and SI: a node per transaction. Known edges: session order between
+ *       consecutive committed transactions of a process, wr from each version's writer to each transaction whose
+ *       first external read of the key returned it.</li>
+ *   <li>{@link Variant#SPLIT}, for PC: Biswas &amp; Enea §4.2 (Theorem 4.8), a history is prefix-consistent iff its
+ *       split h_{R|W} is serializable: transaction t becomes a read half R_t (node 2t) and a write half W_t (node
+ *       2t+1), session order R_t → W_t → R_next, wr from the writer's W half to the reader's R half, and the version
+ *       order is over W halves.</li>
+ *   <li>{@link Variant#TIMED}, for SSER: PLAIN plus real-time order, without its quadratic number of edges: one
+ *       time point per invocation, in invocation order (a session of their own), the point of T's invocation → T,
+ *       and T → the first invocation point after T's completion. So T1 reaches T2 through time points iff T1
+ *       completed before T2 was invoked. Info transactions never completed: no edge out of them.</li>
+ * </ul>
+ *
+ * Where the data reveals the version order (list-append chains), its ww edges, and rw edges from the readers of
+ * each version to the writer of the next, are known edges; the appends no read observed follow the last observed
+ * one (ww) in an order left open.
+ */
+final class PolygraphBuilder {
+    /** The graph's shape. */
+    enum Variant { PLAIN, SPLIT, TIMED }
+
+    /** The built polygraph, with the writer node of each version. */
+    record Built(Polygraph g, int[] nodeOfVersion) {
+    }
+
+    private PolygraphBuilder() {
+    }
+
+    static Built build(Observations o, Variant variant) {
+        Sessions ss = Sessions.of(o);
+        int n = o.n;
+        boolean split = variant == Variant.SPLIT;
+        int[] timeOrder = variant == Variant.TIMED ? invocationOrder(o) : new int[0];
+        int nodes = (split ? 2 * n : n) + timeOrder.length;
+        int sessions = ss.count + (timeOrder.length > 0 ? 1 : 0);
+        int[] session = new int[nodes], pos = new int[nodes], txnOf = new int[nodes];
+        for (int t = 0; t < n; t++) {
+            if (split) {
+                session[2 * t] = session[2 * t + 1] = ss.session[t];
+                pos[2 * t] = 2 * ss.pos[t];
+                pos[2 * t + 1] = 2 * ss.pos[t] + 1;
+                txnOf[2 * t] = txnOf[2 * t + 1] = t;
+            } else {
+                session[t] = ss.session[t];
+                pos[t] = ss.pos[t];
+                txnOf[t] = t;
+            }
+        }
+        int base = split ? 2 * n : n;
+        for (int i = 0; i < timeOrder.length; i++) {
+            session[base + i] = ss.count;
+            pos[base + i] = i;
+            txnOf[base + i] = -1;
+        }
+        Polygraph.Builder b = new Polygraph.Builder(nodes, Math.max(1, sessions), session, pos, txnOf, o.keys);
+        // Session order.
+        for (int t = 0; t < n; t++) {
+            if (!o.included[t]) continue;
+            if (split) b.edge(2 * t, 2 * t + 1, EdgeKind.SO, -1, -1);
+            int prev = ss.previous(t);
+            if (prev >= 0) b.edge(split ? 2 * prev + 1 : prev, split ? 2 * t : t, EdgeKind.SO, -1, -1);
+        }
+        // wr, and the readers of each version.
+        int[] readerCount = new int[o.versions];
+        for (int a = 0; a < o.accRead.length; a++) if (o.accRead[a] >= 0) readerCount[o.accRead[a]]++;
+        int[][] readersOf = new int[o.versions][];
+        int[] fill = new int[o.versions];
+        for (int t = 0; t < n; t++) {
+            if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
+                int v = o.accRead[a];
+                if (v < 0) continue;
+                if (readersOf[v] == null) readersOf[v] = new int[readerCount[v]];
+                readersOf[v][fill[v]++] = split ? 2 * t : t;
+                int w = o.verTxn[v];
+                if (w >= 0 && w != t) b.edge(split ? 2 * w + 1 : w, split ? 2 * t : t, EdgeKind.WR, v, -1);
+            }
+        }
+        int[] nodeOfVersion = new int[o.versions];
+        Arrays.fill(nodeOfVersion, -1);
+        int[] none = new int[0];
+        for (int t = 0; t < n; t++) {
+            if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
+                int v = o.accWrite[a];
+                if (v < 0) continue;
+                int node = split ? 2 * t + 1 : t;
+                nodeOfVersion[v] = node;
+                b.writer(o.accKey[a], node, v, readersOf[v] == null ? none : readersOf[v]);
+            }
+        }
+        for (int k = 0; k < o.keys; k++) {
+            int v = o.initialVersion(k);
+            b.initialReaders(k, v, readersOf[v] == null ? none : readersOf[v]);
+        }
+        if (o.chainStart != null) knownOrder(o, b, readersOf, nodeOfVersion, split);
+        if (timeOrder.length > 0) realTime(o, b, timeOrder, base);
+        return new Built(b.build(), nodeOfVersion);
+    }
+
+    /** ww along each key's known chain, rw from each version's readers to the next writer, ww to the unobserved. */
+    private static void knownOrder(Observations o, Polygraph.Builder b, int[][] readersOf, int[] nodeOfVersion,
+                                   boolean split) {
+        boolean[] inChain = new boolean[o.versions];
+        int[] lastOfChain = new int[o.keys];
+        for (int k = 0; k < o.keys; k++) {
+            int prev = o.initialVersion(k);
+            for (int i = o.chainStart[k]; i < o.chainStart[k + 1]; i++) {
+                int v = o.chain[i];
+                inChain[v] = true;
+                int node = nodeOfVersion[v];
+                if (node < 0) continue; // not committed: its append is reported elsewhere (G1a / dirty update)
+                if (nodeOfVersion[prev] >= 0) b.edge(nodeOfVersion[prev], node, EdgeKind.WW, prev, v);
+                if (readersOf[prev] != null) for (int r : readersOf[prev]) b.edge(r, node, EdgeKind.RW, prev, v);
+                prev = v;
+            }
+            lastOfChain[k] = prev;
+        }
+        // Committed appends no read observed come after the chain.
+        for (int v = 0; v < o.versions - o.keys; v++) {
+            if (inChain[v] || nodeOfVersion[v] < 0) continue;
+            int last = lastOfChain[o.verKey[v]];
+            if (nodeOfVersion[last] >= 0) b.edge(nodeOfVersion[last], nodeOfVersion[v], EdgeKind.WW, last, v);
+            if (readersOf[last] != null) for (int r : readersOf[last]) b.edge(r, nodeOfVersion[v], EdgeKind.RW, last, v);
+        }
+    }
+
+    /** Included transactions in invocation order (usually their id order already). */
+    private static int[] invocationOrder(Observations o) {
+        History h = o.h;
+        int count = 0;
+        for (int t = 0; t < o.n; t++) if (o.included[t]) count++;
+        int[] out = new int[count];
+        int i = 0;
+        boolean sorted = true;
+        for (int t = 0; t < o.n; t++) {
+            if (!o.included[t]) continue;
+            if (i > 0 && h.invokeIndex(out[i - 1]) > h.invokeIndex(t)) sorted = false;
+            out[i++] = t;
+        }
+        if (sorted) return out;
+        Integer[] ids = new Integer[count];
+        for (int j = 0; j < count; j++) ids[j] = out[j];
+        Arrays.sort(ids, (x, y) -> Long.compare(h.invokeIndex(x), h.invokeIndex(y)));
+        for (int j = 0; j < count; j++) out[j] = ids[j];
+        return out;
+    }
+
+    private static void realTime(Observations o, Polygraph.Builder b, int[] order, int base) {
+        History h = o.h;
+        int m = order.length;
+        long[] inv = new long[m];
+        for (int i = 0; i < m; i++) inv[i] = h.invokeIndex(order[i]);
+        for (int i = 0; i < m; i++) {
+            if (i + 1 < m) b.edge(base + i, base + i + 1, EdgeKind.RT, -1, -1);
+            b.edge(base + i, order[i], EdgeKind.RT, -1, -1);
+        }
+        for (int t = 0; t < o.n; t++) {
+            if (!o.included[t] || h.outcome(t) != Outcome.OK) continue;
+            long done = h.completeIndex(t);
+            int lo = 0, hi = m;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (inv[mid] <= done) lo = mid + 1; else hi = mid;
+            }
+            if (lo < m) b.edge(t, base + lo, EdgeKind.RT, -1, -1);
+        }
+    }
+}
