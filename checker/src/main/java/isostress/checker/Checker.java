@@ -48,6 +48,23 @@ public final class Checker {
                 RW_REGISTER), t0);
     }
 
+    /**
+     * Checks a register or list-append history with the general checker even when it is a mini-transaction history
+     * (for comparing the two, and for users who want the general algorithms' counterexamples).
+     */
+    public static Result checkGeneral(History history, Collection<IsolationLevel> levels, CheckOptions options) {
+        if (levels.isEmpty()) throw new IllegalArgumentException("no level to check");
+        long t0 = System.nanoTime();
+        AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
+        if (ListAppendIndex.isListHistory(history)) {
+            Observations o = ListAppendIndex.of(history, anomalies);
+            return withIndexTime(GeneralChecker.check(history, anomalies, o, levels, options, LIST_APPEND), t0);
+        }
+        RegisterIndex m = RegisterIndex.of(history, anomalies);
+        return withIndexTime(GeneralChecker.check(history, anomalies, Observations.of(m), levels, options,
+                RW_REGISTER), t0);
+    }
+
     /** The shape names a result reports, saying which algorithm family decided it. */
     public static final String RW_REGISTER = "rw-register (general transactions: polygraph + SAT, saturation)";
     public static final String LIST_APPEND = "list-append (Elle's inference: polygraph + SAT, saturation)";

@@ -72,6 +72,12 @@ public final class Explainer {
         String read = "key " + op.key() + " = " + readValue(op);
         Long element = a.steps().isEmpty() ? null : a.steps().get(0).value();
         switch (a.type()) {
+            case INCOMPATIBLE_ORDER:
+                if (!a.steps().isEmpty() && a.steps().get(0).from() == a.steps().get(0).to()) {
+                    return reader + " read " + read + ", in which T" + a.steps().get(0).from() + "'s appends to the "
+                            + "key (from " + element + ") do not appear together and in the order it made them.";
+                }
+                return null;
             case THIN_AIR_READ:
                 return reader + " read " + read + ", whose element " + element + " no transaction appended.";
             case FUTURE_READ:

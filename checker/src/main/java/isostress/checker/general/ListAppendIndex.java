@@ -53,6 +53,8 @@ public final class ListAppendIndex {
     private final LongPairIntMap appendOp = new LongPairIntMap(1024);
     private final boolean[] included;
     private final int[] opTxn;
+    /** Per op: the length of the read's view of the committed list, or -1 (not a usable read). */
+    private int[] viewLen;
 
     private ListAppendIndex(History h, AnomalyLog log) {
         this.h = h;
@@ -153,7 +155,6 @@ public final class ListAppendIndex {
                     acc++;
                 }
                 if (h.opKind(o) == History.APPEND) accFinalOp[a] = o;
-                else if (accFinalOp[a] < 0 && accFirstReadOp[a] < 0 && knownRead(t, o)) accFirstReadOp[a] = o;
             }
         }
         accStart[n] = acc;
@@ -173,16 +174,22 @@ public final class ListAppendIndex {
             verKey[written + k] = k;
             verTxn[written + k] = -1;
         }
-        // The version order of each key: its longest committed external read.
+        // What each read saw of the committed state (its view: the list without the transaction's own appends).
+        viewLen = new int[h.opCount()];
+        Arrays.fill(viewLen, -1);
+        for (int t = 0; t < n; t++) if (included[t]) views(t);
+        // The version order of each key: its longest view (Elle also reads it off the longest read).
         int[] longestOp = new int[keys];
         Arrays.fill(longestOp, -1);
-        // Reads after the transaction's own appends count too: they show those appends in place (Elle does the same).
         for (int t = 0; t < n; t++) {
             if (!included[t]) continue;
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (!knownRead(t, o)) continue;
+                if (viewLen[o] < 0) continue;
                 int k = keyIds.get(h.opKey(o), 0);
-                if (longestOp[k] < 0 || values(o).length > values(longestOp[k]).length) longestOp[k] = o;
+                if (longestOp[k] < 0 || viewLen[o] > viewLen[longestOp[k]]) longestOp[k] = o;
+                int a = accStart[t];
+                while (accKey[a] != k) a++;
+                if (accFirstReadOp[a] < 0) accFirstReadOp[a] = o;
             }
         }
         int[] chainStart = new int[keys + 1];
@@ -201,18 +208,9 @@ public final class ListAppendIndex {
         for (int t = 0; t < n; t++) {
             readStart[t] = r;
             if (!included[t]) continue;
-            checkInternal(t);
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (!knownRead(t, o)) continue;
+                if (viewLen[o] < 0) continue;
                 int k = keyIds.get(h.opKey(o), 0);
-                if (!Observations.externalRead(h, t, o)) {
-                    if (!isPrefix(values(o), values(longestOp[k]))) {
-                        int other = txnOfOp(longestOp[k]);
-                        log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, t, o,
-                                other == t ? List.of() : List.of(other), List.of()));
-                    }
-                    continue;
-                }
                 int v = versionRead(t, o, k, longestOp[k], accStart, accFinalOp, written);
                 if (v < 0) continue;
                 if (r == rk.length) {
@@ -276,42 +274,62 @@ public final class ListAppendIndex {
     }
 
     /**
-     * Appends key k's chain (versions in order) from its longest read; reports appends out of program order or split
-     * by another transaction's, and committed appends after aborted ones.
+     * Appends key k's chain (versions in order) from its longest read. Each transaction's appends to the key must
+     * appear as one run, in program order, complete unless the run ends the list (a read of an intermediate state,
+     * reported as G1b with the read); otherwise the order is one no execution produces (incompatible-order). A
+     * committed append after an aborted one is a dirty update.
      */
     private int chainOf(int k, int longest, int[] chain, int cl, int[] accStart) {
-        long[] list = values(longest);
+        long[] list = Arrays.copyOf(values(longest), viewLen[longest]);
         int reader = txnOfOp(longest);
-        int prevWriter = -1, abortedAt = -1;
-        int[] lastIndexOf = new int[0];
-        java.util.Set<Integer> closed = new java.util.HashSet<>();
-        for (int i = 0; i < list.length; i++) {
+        int abortedAt = -1;
+        java.util.Set<Integer> seenWriters = new java.util.HashSet<>();
+        int i = 0;
+        while (i < list.length) {
             int ap = appendOp.get(k, list[i]);
-            if (ap == LongPairIntMap.MISSING) continue; // thin air: reported with the read
-            int w = txnOfOp(ap);
-            if (h.outcome(w) == Outcome.FAIL) {
-                if (abortedAt < 0) abortedAt = i;
-                prevWriter = w;
+            if (ap == LongPairIntMap.MISSING) { // thin air: reported with the read
+                i++;
                 continue;
             }
-            if (abortedAt >= 0 && included[w] && h.outcome(w) != Outcome.FAIL) {
+            int w = txnOfOp(ap);
+            long[] own = appendsOf(w, k);
+            int run = 0;
+            while (i + run < list.length && run < own.length && list[i + run] == own[run]) run++;
+            boolean atEnd = i + run == list.length;
+            if (run == 0 || (run < own.length && !atEnd) || !seenWriters.add(w)) {
+                log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, reader, longest, List.of(w),
+                        List.of(new Step(w, w, EdgeKind.WW, keyOf[k], list[i], null, false, -1))));
+                i += Math.max(1, run);
+                continue;
+            }
+            if (h.outcome(w) == Outcome.FAIL) {
+                if (abortedAt < 0) abortedAt = i;
+            } else if (abortedAt >= 0 && included[w]) {
                 int aw = txnOfOp(appendOp.get(k, list[abortedAt]));
                 log.nonCycle(anomaly(AnomalyType.DIRTY_UPDATE, reader, longest, List.of(aw, w),
                         List.of(new Step(aw, w, EdgeKind.WW, keyOf[k], list[abortedAt], list[i], false, -1))));
                 abortedAt = -1;
             }
-            if (w != prevWriter && closed.contains(w)) {
-                log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, reader, longest, List.of(w),
-                        List.of(new Step(w, prevWriter, EdgeKind.WW, keyOf[k], null, list[i - 1], false, -1),
-                                new Step(prevWriter, w, EdgeKind.WW, keyOf[k], list[i - 1], list[i], false, -1))));
-            }
-            if (prevWriter >= 0 && prevWriter != w) closed.add(prevWriter);
-            prevWriter = w;
             // A transaction's version is its final append to the key.
             int a = access(w, k, accStart);
-            if (a >= 0 && isFinalAppend(w, k, list[i])) chain[cl++] = a;
+            if (a >= 0 && run == own.length) chain[cl++] = a;
+            i += run;
         }
         return cl;
+    }
+
+    /** Transaction t's appends to key k, in program order. */
+    private long[] appendsOf(int t, int k) {
+        int c = 0;
+        for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+            if (h.opKind(o) == History.APPEND && keyIds.get(h.opKey(o), 0) == k) c++;
+        }
+        long[] out = new long[c];
+        c = 0;
+        for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+            if (h.opKind(o) == History.APPEND && keyIds.get(h.opKey(o), 0) == k) out[c++] = h.opValue(o);
+        }
+        return out;
     }
 
     private int access(int t, int k, int[] accStart) {
@@ -344,41 +362,11 @@ public final class ListAppendIndex {
      * The version external read {@code o} of transaction t returned, or -1 when the read is unusable (reported).
      */
     private int versionRead(int t, int o, int k, int longest, int[] accStart, int[] accFinalOp, int written) {
-        long[] list = values(o);
+        long[] list = Arrays.copyOf(values(o), viewLen[o]);
         long key = h.opKey(o);
-        // Duplicates.
-        LongPairIntMap seen = new LongPairIntMap(Math.max(4, list.length));
-        for (long e : list) {
-            if (seen.put(e, 0, 1) != LongPairIntMap.MISSING) {
-                log.nonCycle(anomaly(AnomalyType.DUPLICATE_ELEMENTS, t, o, List.of(), List.of()));
-                return -1;
-            }
-        }
-        // Every element must have been appended by a transaction that did not abort.
-        boolean usable = true;
-        for (long e : list) {
-            int ap = appendOp.get(k, e);
-            if (ap == LongPairIntMap.MISSING) {
-                log.nonCycle(anomaly(AnomalyType.THIN_AIR_READ, t, o, List.of(),
-                        List.of(), e));
-                usable = false;
-                break;
-            }
-            int w = txnOfOp(ap);
-            if (w == t) {
-                log.nonCycle(anomaly(AnomalyType.FUTURE_READ, t, o, List.of(), List.of(), e));
-                usable = false;
-                break;
-            }
-            if (h.outcome(w) == Outcome.FAIL) {
-                log.nonCycle(anomaly(AnomalyType.G1A, t, o, List.of(w),
-                        List.of(new Step(w, t, EdgeKind.WR, key, e, null, false, -1)), e));
-                usable = false;
-                break;
-            }
-        }
+        boolean usable = validElements(t, o, k, list.length);
         // A prefix of the longest read.
-        if (!isPrefix(list, values(longest))) {
+        if (!isPrefix(list, Arrays.copyOf(values(longest), viewLen[longest]))) {
             int other = txnOfOp(longest);
             log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, t, o, other == t ? List.of() : List.of(other),
                     List.of()));
@@ -420,42 +408,72 @@ public final class ListAppendIndex {
         return true;
     }
 
-    /** Reads after the transaction's own appends must show them; repeated external reads must agree. */
-    private void checkInternal(int t) {
+    /**
+     * Checks the first {@code upTo} elements of read o of transaction t: no duplicates (the whole list), each appended
+     * by some transaction other than t that did not abort. Reports the first problem; false when there is one.
+     */
+    private boolean validElements(int t, int o, int k, int upTo) {
+        long[] list = values(o);
+        long key = h.opKey(o);
+        LongPairIntMap seen = new LongPairIntMap(Math.max(4, list.length));
+        for (long e : list) {
+            if (seen.put(e, 0, 1) != LongPairIntMap.MISSING) {
+                log.nonCycle(anomaly(AnomalyType.DUPLICATE_ELEMENTS, t, o, List.of(), List.of()));
+                return false;
+            }
+        }
+        for (int i = 0; i < upTo; i++) {
+            long e = list[i];
+            int ap = appendOp.get(k, e);
+            if (ap == LongPairIntMap.MISSING) {
+                log.nonCycle(anomaly(AnomalyType.THIN_AIR_READ, t, o, List.of(), List.of(), e));
+                return false;
+            }
+            int w = txnOfOp(ap);
+            if (w == t) {
+                log.nonCycle(anomaly(AnomalyType.FUTURE_READ, t, o, List.of(), List.of(), e));
+                return false;
+            }
+            if (h.outcome(w) == Outcome.FAIL) {
+                log.nonCycle(anomaly(AnomalyType.G1A, t, o, List.of(w),
+                        List.of(new Step(w, t, EdgeKind.WR, key, e, null, false, -1)), e));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The view of each known read of transaction t: a list read returns the committed list it saw followed by the
+     * transaction's own appends to the key so far, so its view is the list without that suffix. A read that does not
+     * end with the transaction's own appends is internal (and has no view); a view that differs from the previous
+     * view of the key in the same transaction is a non-repeatable read (read atomic forbids it, read committed does
+     * not; an older view is caught by the Read Committed axiom).
+     */
+    private void views(int t) {
         for (int o = h.firstOp(t); o < h.endOp(t); o++) {
             if (!knownRead(t, o)) continue;
             long key = h.opKey(o);
-            long[] known = null;
-            int knownOp = -1;
             List<Long> own = new ArrayList<>();
-            boolean external = true;
+            int previous = -1;
             for (int q = h.firstOp(t); q < o; q++) {
                 if (h.opKey(q) != key) continue;
-                if (h.opKind(q) == History.APPEND) {
-                    own.add(h.opValue(q));
-                    external = false;
-                } else if (knownRead(t, q)) {
-                    known = values(q);
-                    knownOp = q;
-                    own.clear();
-                }
+                if (h.opKind(q) == History.APPEND) own.add(h.opValue(q));
+                else if (viewLen[q] >= 0) previous = q;
             }
             long[] list = values(o);
-            if (known == null && own.isEmpty()) continue;
-            boolean ok;
-            if (known == null) {
-                ok = list.length >= own.size();
-                for (int i = 0; ok && i < own.size(); i++) ok = list[list.length - own.size() + i] == own.get(i);
-            } else {
-                ok = list.length == known.length + own.size();
-                for (int i = 0; ok && i < known.length; i++) ok = list[i] == known[i];
-                for (int i = 0; ok && i < own.size(); i++) ok = list[known.length + i] == own.get(i);
+            boolean endsWithOwn = list.length >= own.size();
+            for (int i = 0; endsWithOwn && i < own.size(); i++) {
+                endsWithOwn = list[list.length - own.size() + i] == own.get(i);
             }
-            if (ok) continue;
-            if (external && known != null) {
-                log.nonRepeatableRead(t, knownOp, o);
-            } else {
+            if (!endsWithOwn) {
                 log.nonCycle(anomaly(AnomalyType.INTERNAL, t, o, List.of(), List.of()));
+                continue;
+            }
+            viewLen[o] = list.length - own.size();
+            if (previous >= 0 && !Arrays.equals(Arrays.copyOf(values(previous), viewLen[previous]),
+                    Arrays.copyOf(list, viewLen[o]))) {
+                log.nonRepeatableRead(t, previous, o);
             }
         }
     }
