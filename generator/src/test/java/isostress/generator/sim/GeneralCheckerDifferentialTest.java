@@ -108,6 +108,7 @@ class GeneralCheckerDifferentialTest {
         LongStream.range(0, count).parallel().forEach(seed -> {
             RandomMiniHistories.Sample s = RandomMiniHistories.sample(seed);
             History h = s.history();
+            tally.kinds.incrementAndGet(s.validByConstruction() ? 0 : 1);
             Result mini = Checker.check(h, List.of(REGISTER_LEVELS), CheckOptions.DEFAULTS);
             Result general = Checker.checkGeneral(h, List.of(REGISTER_LEVELS), CheckOptions.DEFAULTS);
             for (int i = 0; i < REGISTER_LEVELS.length; i++) {

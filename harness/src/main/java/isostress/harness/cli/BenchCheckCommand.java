@@ -17,9 +17,6 @@ import picocli.CommandLine.Option;
 
 import java.io.BufferedWriter;
 import java.io.Writer;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +73,7 @@ public final class BenchCheckCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %,d keys, %s) in %,d ms: %s (%,d MB)%n",
                 txns, sessions, keys, dist, genMs, f, Files.size(f) >> 20);
         System.gc();
-        resetPeaks();
+        HeapMeter.reset();
         long p0 = System.nanoTime();
         History h = fmt.read(f);
         long parseMs = ms(p0);
@@ -84,7 +81,7 @@ public final class BenchCheckCommand implements Callable<Integer> {
         long ser = time(h, IsolationLevel.SERIALIZABLE);
         long si = time(h, IsolationLevel.SNAPSHOT_ISOLATION);
         long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE) : -1;
-        long peak = peakHeapMb();
+        long peak = HeapMeter.peakMb();
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
         if (file == null) Files.deleteIfExists(f);
         System.out.printf(Locale.ROOT, "{\"txns\":%d,\"parse_ms\":%d,\"ser_ms\":%d,\"si_ms\":%d,\"sser_ms\":%s,"
@@ -118,20 +115,5 @@ public final class BenchCheckCommand implements Callable<Integer> {
 
     private static long ms(long t0) {
         return (System.nanoTime() - t0) / 1_000_000;
-    }
-
-    private static void resetPeaks() {
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
-        }
-    }
-
-    /** Sum of the heap pools' peak usage: an upper bound on the peak heap in use. */
-    private static long peakHeapMb() {
-        long sum = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
-        }
-        return sum >> 20;
     }
 }
