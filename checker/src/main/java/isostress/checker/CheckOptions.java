@@ -10,35 +10,42 @@ package isostress.checker;
  * @param searchBudget        states the prefix search (Biswas &amp; Enea §4) may visit
  * @param solverTimeoutMillis time the general checker's polygraph pruning and SAT search may take per level
  * @param maxOpenPairs        pairs of writes of one key that reachability leaves unordered, at most (memory bound)
+ * @param polygraphPruning    prune the polygraph before the SAT search (PolySI §4.3); off is an ablation, exact but
+ *                            slower, used by tests to exercise the SAT search on small histories
  */
 public record CheckOptions(int anomaliesPerType, long cycleSearchBudget, long reachabilityBudget, long searchBudget,
-                           long solverTimeoutMillis, long maxOpenPairs) {
+                           long solverTimeoutMillis, long maxOpenPairs, boolean polygraphPruning) {
 
     public static final CheckOptions DEFAULTS = new CheckOptions(10, 2_000_000, 200_000_000, 2_000_000, 300_000,
-            50_000_000);
+            50_000_000, true);
+
+    public CheckOptions withPolygraphPruning(boolean on) {
+        return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget,
+                solverTimeoutMillis, maxOpenPairs, on);
+    }
 
     public CheckOptions withSearchBudget(long states) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, states, solverTimeoutMillis,
-                maxOpenPairs);
+                maxOpenPairs, polygraphPruning);
     }
 
     public CheckOptions withAnomaliesPerType(int n) {
         return new CheckOptions(n, cycleSearchBudget, reachabilityBudget, searchBudget, solverTimeoutMillis,
-                maxOpenPairs);
+                maxOpenPairs, polygraphPruning);
     }
 
     public CheckOptions withReachabilityBudget(long visits) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, visits, searchBudget, solverTimeoutMillis,
-                maxOpenPairs);
+                maxOpenPairs, polygraphPruning);
     }
 
     public CheckOptions withSolverTimeoutMillis(long millis) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget, millis,
-                maxOpenPairs);
+                maxOpenPairs, polygraphPruning);
     }
 
     public CheckOptions withMaxOpenPairs(long pairs) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget,
-                solverTimeoutMillis, pairs);
+                solverTimeoutMillis, pairs, polygraphPruning);
     }
 }

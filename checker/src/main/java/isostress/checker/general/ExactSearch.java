@@ -1,5 +1,7 @@
 package isostress.checker.general;
 
+import java.util.Arrays;
+
 /**
  * The slower exact check of PC, SI and SER: Biswas &amp; Enea's search over prefixes ({@link PrefixSearch}, §4.1-4.3)
  * on a history's committed transactions. It shares nothing with the polygraph solver but the compiled observations,
@@ -33,6 +35,18 @@ public final class ExactSearch {
                 b.end();
             }
         }
-        return PrefixSearch.check(b.build(), mode, budget);
+        // Try transactions in completion order first: real executions commit roughly in that order.
+        int[] priority = new int[count];
+        long[] keyed = new long[count];
+        for (int t = 0; t < o.n; t++) {
+            if (!o.included[t]) continue;
+            long when = o.h.completeIndex(t) >= 0 ? o.h.completeIndex(t) : o.h.invokeIndex(t);
+            keyed[dense[t]] = Math.max(0, when);
+        }
+        long[] sorted = new long[count];
+        for (int i = 0; i < count; i++) sorted[i] = (keyed[i] << 24) | i;
+        Arrays.sort(sorted);
+        for (int r = 0; r < count; r++) priority[(int) (sorted[r] & ((1 << 24) - 1))] = r;
+        return PrefixSearch.check(b.build(), mode, budget, priority);
     }
 }

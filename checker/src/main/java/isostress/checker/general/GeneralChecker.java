@@ -138,7 +138,8 @@ public final class GeneralChecker extends LevelEvaluation {
         PolygraphBuilder.Built built = PolygraphBuilder.build(o, variant);
         long deadline = t0 + options.solverTimeoutMillis() * 1_000_000L;
         PolygraphSolver.Outcome out = PolygraphSolver.solve(built.g(), si,
-                new PolygraphSolver.Limits(deadline, options.maxOpenPairs(), options.cycleSearchBudget()));
+                new PolygraphSolver.Limits(deadline, options.maxOpenPairs(), options.cycleSearchBudget(),
+                        options.polygraphPruning()));
         PolygraphSolver.Stats st = out instanceof PolygraphSolver.Outcome.Acyclic a ? a.stats()
                 : out instanceof PolygraphSolver.Outcome.Violation v ? v.stats()
                 : ((PolygraphSolver.Outcome.Unknown) out).stats();

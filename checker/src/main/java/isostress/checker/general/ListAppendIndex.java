@@ -52,17 +52,26 @@ public final class ListAppendIndex {
     /** (key id, element) → append op. */
     private final LongPairIntMap appendOp = new LongPairIntMap(1024);
     private final boolean[] included;
-    private final int[] opTxn;
-    /** Per op: the length of the read's view of the committed list, or -1 (not a usable read). */
+    // Per op: its transaction, dense key, access (the transaction's (txn, key) slot), and, for reads, the length of
+    // its view of the committed list (-1: not a usable read).
+    private final int[] opTxn, opKey, opAccess;
     private int[] viewLen;
+    // Per append op: key + 1 once the longest view of its key showed it. Per access: where its appends start in the
+    // longest view of its key (-1: not shown). Per transaction: key + 1 once its run was seen (chainOf).
+    private int[] shownAt, runStart, seenStamp;
+    // Per access: key, final append op (-1: none), number of appends.
+    private int acc;
+    private int[] accStart, accKey, accFinalOp, accAppends;
 
     private ListAppendIndex(History h, AnomalyLog log) {
         this.h = h;
         this.log = log;
         this.n = h.size();
         this.included = new boolean[n];
-        this.opTxn = new int[h.opCount()];
-        for (int t = 0; t < n; t++) for (int o = h.firstOp(t); o < h.endOp(t); o++) opTxn[o] = t;
+        int ops = h.opCount();
+        this.opTxn = new int[ops];
+        this.opKey = new int[ops];
+        this.opAccess = new int[ops];
     }
 
     /** True when the history holds list operations. */
@@ -79,11 +88,6 @@ public final class ListAppendIndex {
         return new ListAppendIndex(h, log).build();
     }
 
-    /** The transaction owning op {@code op} (ops are stored per transaction, not in transaction order). */
-    private int txnOfOp(int op) {
-        return opTxn[op];
-    }
-
     private int key(long key) {
         int k = keyIds.get(key, 0);
         if (k == LongPairIntMap.MISSING) {
@@ -96,112 +100,44 @@ public final class ListAppendIndex {
     }
 
     private Observations build() {
-        // Keys, appends, and the final append of each (transaction, key).
-        for (int t = 0; t < n; t++) {
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                byte kind = h.opKind(o);
-                // A read of nil is how Jepsen writes an unknown list read (invocations, info completions).
-                if (kind == History.READ && h.opValueNull(o)) {
-                    key(h.opKey(o));
-                    continue;
-                }
-                if (kind != History.APPEND && kind != History.LIST_READ) {
-                    throw new InputException(h.source(), h.line(t), "transaction T" + t + " mixes register "
-                            + "operations (" + h.op(o) + ") into a list-append history; check registers and lists "
-                            + "in separate histories");
-                }
-                int k = key(h.opKey(o));
-                if (kind == History.APPEND) {
-                    long e = h.opValue(o);
-                    int prev = appendOp.put(k, e, o);
-                    if (prev != LongPairIntMap.MISSING) {
-                        int pt = txnOfOp(prev);
-                        throw new InputException(h.source(), h.line(t), "duplicate appended value: transaction T"
-                                + t + " appends " + e + " to key " + h.opKey(o) + ", already appended by T" + pt
-                                + " (line " + h.line(pt) + "); every append to a key must add a value never "
-                                + "appended to it before");
-                    }
-                }
-            }
-        }
-        keyOf = Arrays.copyOf(keyOf, keys);
+        scanOps();
         includeCommitted();
-        // Accesses per (transaction, key): the first external read and the final append.
-        int[] accStart = new int[n + 1];
-        int[] accKey = new int[16], accRead = new int[16], accWrite = new int[16], accFinalOp = new int[16];
-        int[] accFirstReadOp = new int[16];
-        int acc = 0;
-        for (int t = 0; t < n; t++) {
-            accStart[t] = acc;
-            int first = acc;
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                int k = keyIds.get(h.opKey(o), 0);
-                int a = first;
-                while (a < acc && accKey[a] != k) a++;
-                if (a == acc) {
-                    if (acc == accKey.length) {
-                        int c = acc * 2;
-                        accKey = Arrays.copyOf(accKey, c);
-                        accRead = Arrays.copyOf(accRead, c);
-                        accWrite = Arrays.copyOf(accWrite, c);
-                        accFinalOp = Arrays.copyOf(accFinalOp, c);
-                        accFirstReadOp = Arrays.copyOf(accFirstReadOp, c);
-                    }
-                    accKey[a] = k;
-                    accRead[a] = -1;
-                    accWrite[a] = -1;
-                    accFinalOp[a] = -1;
-                    accFirstReadOp[a] = -1;
-                    acc++;
-                }
-                if (h.opKind(o) == History.APPEND) accFinalOp[a] = o;
-            }
-        }
-        accStart[n] = acc;
-        // Versions: accesses that append (their final append), then one initial version per key.
-        int written = acc;
-        int versions = written + keys;
-        int[] verKey = new int[versions], verTxn = new int[versions];
-        long[] verValue = new long[versions];
-        for (int t = 0; t < n; t++) {
-            for (int a = accStart[t]; a < accStart[t + 1]; a++) {
-                verKey[a] = accKey[a];
-                verTxn[a] = t;
-                if (accFinalOp[a] >= 0) verValue[a] = h.opValue(accFinalOp[a]);
-            }
-        }
-        for (int k = 0; k < keys; k++) {
-            verKey[written + k] = k;
-            verTxn[written + k] = -1;
-        }
-        // What each read saw of the committed state (its view: the list without the transaction's own appends).
         viewLen = new int[h.opCount()];
         Arrays.fill(viewLen, -1);
         for (int t = 0; t < n; t++) if (included[t]) views(t);
         // The version order of each key: its longest view (Elle also reads it off the longest read).
         int[] longestOp = new int[keys];
+        int[] firstRead = new int[acc];
         Arrays.fill(longestOp, -1);
+        Arrays.fill(firstRead, -1);
         for (int t = 0; t < n; t++) {
             if (!included[t]) continue;
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
                 if (viewLen[o] < 0) continue;
-                int k = keyIds.get(h.opKey(o), 0);
+                int k = opKey[o];
                 if (longestOp[k] < 0 || viewLen[o] > viewLen[longestOp[k]]) longestOp[k] = o;
-                int a = accStart[t];
-                while (accKey[a] != k) a++;
-                if (accFirstReadOp[a] < 0) accFirstReadOp[a] = o;
+                if (firstRead[opAccess[o]] < 0) firstRead[opAccess[o]] = o;
             }
         }
+        // Validate each key's longest view once: every read is compared with it, and any read that sees an invalid
+        // element sees the longest view's first one.
+        int[] firstBad = new int[keys];
+        shownAt = new int[h.opCount()];
+        for (int k = 0; k < keys; k++) firstBad[k] = longestOp[k] < 0 ? 0 : firstInvalid(k, longestOp[k]);
+        runStart = new int[acc];
+        Arrays.fill(runStart, -1);
+        seenStamp = new int[n];
+        int written = acc;
         int[] chainStart = new int[keys + 1];
         int[] chain = new int[Math.max(1, acc)];
         int cl = 0;
         for (int k = 0; k < keys; k++) {
             chainStart[k] = cl;
-            if (longestOp[k] >= 0) cl = chainOf(k, longestOp[k], chain, cl, accStart);
+            if (longestOp[k] >= 0) cl = chainOf(k, longestOp[k], firstBad[k], chain, cl);
         }
         chainStart[keys] = cl;
         chain = Arrays.copyOf(chain, cl);
-        // Reads: validate every external read of a committed transaction, and find its version.
+        // Reads: each view of a committed transaction, in program order, with the version it shows.
         int[] readStart = new int[n + 1];
         int[] rk = new int[16], rv = new int[16], ro = new int[16];
         int r = 0;
@@ -210,8 +146,8 @@ public final class ListAppendIndex {
             if (!included[t]) continue;
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
                 if (viewLen[o] < 0) continue;
-                int k = keyIds.get(h.opKey(o), 0);
-                int v = versionRead(t, o, k, longestOp[k], accStart, accFinalOp, written);
+                int k = opKey[o];
+                int v = versionRead(t, o, k, longestOp[k], firstBad[k], written);
                 if (v < 0) continue;
                 if (r == rk.length) {
                     rk = Arrays.copyOf(rk, r * 2);
@@ -224,46 +160,106 @@ public final class ListAppendIndex {
             }
         }
         readStart[n] = r;
-        // Per access: its first usable external read, and its version when committed.
+        // Per access: the version its first usable read shows, and its own version when committed.
+        int[] accRead = new int[acc], accWrite = new int[acc];
+        Arrays.fill(accRead, -1);
         for (int t = 0; t < n; t++) {
-            for (int a = accStart[t]; a < accStart[t + 1]; a++) {
-                accWrite[a] = included[t] && accFinalOp[a] >= 0 ? a : -1;
-                accRead[a] = -1;
-                for (int i = readStart[t]; i < readStart[t + 1]; i++) {
-                    if (rk[i] == accKey[a] && ro[i] == accFirstReadOp[a]) accRead[a] = rv[i];
-                }
+            for (int a = accStart[t]; a < accStart[t + 1]; a++) accWrite[a] = included[t] && accFinalOp[a] >= 0 ? a : -1;
+            for (int i = readStart[t]; i < readStart[t + 1]; i++) {
+                int a = opAccess[ro[i]];
+                if (ro[i] == firstRead[a]) accRead[a] = rv[i];
             }
         }
-        int[] readKey = Arrays.copyOf(rk, r), readVer = Arrays.copyOf(rv, r), readOp = Arrays.copyOf(ro, r);
-        int[] aK = Arrays.copyOf(accKey, acc), aR = Arrays.copyOf(accRead, acc), aW = Arrays.copyOf(accWrite, acc);
-        long[] values = verValue;
-        Observations.ValueNames names = v -> v >= written ? null : values[v];
-        return new Observations(h, included, keyOf, written, verKey, verTxn, accStart, aK, aR, aW, readStart,
-                readKey, readVer, readOp, chainStart, chain, true, names, key -> {
+        int[] verKey = new int[written + keys], verTxn = new int[written + keys];
+        long[] verValue = new long[written + keys];
+        for (int t = 0; t < n; t++) {
+            for (int a = accStart[t]; a < accStart[t + 1]; a++) {
+                verKey[a] = accKey[a];
+                verTxn[a] = t;
+                if (accFinalOp[a] >= 0) verValue[a] = h.opValue(accFinalOp[a]);
+            }
+        }
+        for (int k = 0; k < keys; k++) {
+            verKey[written + k] = k;
+            verTxn[written + k] = -1;
+        }
+        Observations.ValueNames names = v -> v >= written ? null : verValue[v];
+        return new Observations(h, included, keyOf, written, verKey, verTxn, accStart, Arrays.copyOf(accKey, acc),
+                accRead, accWrite, readStart, Arrays.copyOf(rk, r), Arrays.copyOf(rv, r), Arrays.copyOf(ro, r),
+                chainStart, chain, true, names, key -> {
                     int k = keyIds.get(key, 0);
                     return k == LongPairIntMap.MISSING ? -1 : k;
                 });
     }
 
-    /** ok transactions, and info ones with an element in a committed read (a closure). */
-    private void includeCommitted() {
-        int[] work = new int[n];
-        int top = 0;
+    /** Keys, appends (each element once per key), and accesses: one per (transaction, key), in first-touch order. */
+    private void scanOps() {
+        accStart = new int[n + 1];
+        accKey = new int[16];
+        accFinalOp = new int[16];
+        accAppends = new int[16];
         for (int t = 0; t < n; t++) {
-            if (h.outcome(t) == Outcome.OK) {
-                included[t] = true;
-                work[top++] = t;
+            accStart[t] = acc;
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                opTxn[o] = t;
+                byte kind = h.opKind(o);
+                // A read of nil is how Jepsen writes an unknown or empty list read (see knownRead).
+                if (kind != History.APPEND && kind != History.LIST_READ && !(kind == History.READ && h.opValueNull(o))) {
+                    throw new InputException(h.source(), h.line(t), "transaction T" + t + " mixes register "
+                            + "operations (" + h.op(o) + ") into a list-append history; check registers and lists "
+                            + "in separate histories");
+                }
+                int k = key(h.opKey(o));
+                opKey[o] = k;
+                int a = accStart[t];
+                while (a < acc && accKey[a] != k) a++;
+                if (a == acc) {
+                    if (acc == accKey.length) {
+                        accKey = Arrays.copyOf(accKey, acc * 2);
+                        accFinalOp = Arrays.copyOf(accFinalOp, acc * 2);
+                        accAppends = Arrays.copyOf(accAppends, acc * 2);
+                    }
+                    accKey[acc] = k;
+                    accFinalOp[acc] = -1;
+                    accAppends[acc++] = 0;
+                }
+                opAccess[o] = a;
+                if (kind != History.APPEND) continue;
+                accFinalOp[a] = o;
+                accAppends[a]++;
+                long e = h.opValue(o);
+                int prev = appendOp.put(k, e, o);
+                if (prev != LongPairIntMap.MISSING) {
+                    int pt = opTxn[prev];
+                    throw new InputException(h.source(), h.line(t), "duplicate appended value: transaction T" + t
+                            + " appends " + e + " to key " + h.opKey(o) + ", already appended by T" + pt + " (line "
+                            + h.line(pt) + "); every append to a key must add a value never appended to it before");
+                }
             }
         }
+        accStart[n] = acc;
+        keyOf = Arrays.copyOf(keyOf, keys);
+    }
+
+    /** ok transactions, and info ones with an element in a committed read (a closure). */
+    private void includeCommitted() {
+        boolean infoAppends = false;
+        for (int t = 0; t < n; t++) {
+            if (h.outcome(t) == Outcome.OK) included[t] = true;
+            else if (h.outcome(t) == Outcome.INFO && accAppendsOf(t) > 0) infoAppends = true;
+        }
+        if (!infoAppends) return; // nothing to discover: skip looking up every element of every read
+        int[] work = new int[n];
+        int top = 0;
+        for (int t = 0; t < n; t++) if (included[t]) work[top++] = t;
         while (top > 0) {
             int t = work[--top];
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
                 if (!knownRead(t, o)) continue;
-                int k = keyIds.get(h.opKey(o), 0);
-                for (long e : values(o)) {
-                    int ap = appendOp.get(k, e);
+                for (int i = 0, l = len(o); i < l; i++) {
+                    int ap = appendOp.get(opKey[o], elem(o, i));
                     if (ap == LongPairIntMap.MISSING) continue;
-                    int w = txnOfOp(ap);
+                    int w = opTxn[ap];
                     if (!included[w] && h.outcome(w) == Outcome.INFO) {
                         included[w] = true;
                         work[top++] = w;
@@ -273,174 +269,10 @@ public final class ListAppendIndex {
         }
     }
 
-    /**
-     * Appends key k's chain (versions in order) from its longest read. Each transaction's appends to the key must
-     * appear as one run, in program order, complete unless the run ends the list (a read of an intermediate state,
-     * reported as G1b with the read); otherwise the order is one no execution produces (incompatible-order). A
-     * committed append after an aborted one is a dirty update.
-     */
-    private int chainOf(int k, int longest, int[] chain, int cl, int[] accStart) {
-        long[] list = Arrays.copyOf(values(longest), viewLen[longest]);
-        int reader = txnOfOp(longest);
-        int abortedAt = -1;
-        java.util.Set<Integer> seenWriters = new java.util.HashSet<>();
-        int i = 0;
-        while (i < list.length) {
-            int ap = appendOp.get(k, list[i]);
-            if (ap == LongPairIntMap.MISSING) { // thin air: reported with the read
-                i++;
-                continue;
-            }
-            int w = txnOfOp(ap);
-            long[] own = appendsOf(w, k);
-            int run = 0;
-            while (i + run < list.length && run < own.length && list[i + run] == own[run]) run++;
-            boolean atEnd = i + run == list.length;
-            if (run == 0 || (run < own.length && !atEnd) || !seenWriters.add(w)) {
-                log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, reader, longest, List.of(w),
-                        List.of(new Step(w, w, EdgeKind.WW, keyOf[k], list[i], null, false, -1))));
-                i += Math.max(1, run);
-                continue;
-            }
-            if (h.outcome(w) == Outcome.FAIL) {
-                if (abortedAt < 0) abortedAt = i;
-            } else if (abortedAt >= 0 && included[w]) {
-                int aw = txnOfOp(appendOp.get(k, list[abortedAt]));
-                log.nonCycle(anomaly(AnomalyType.DIRTY_UPDATE, reader, longest, List.of(aw, w),
-                        List.of(new Step(aw, w, EdgeKind.WW, keyOf[k], list[abortedAt], list[i], false, -1))));
-                abortedAt = -1;
-            }
-            // A transaction's version is its final append to the key.
-            int a = access(w, k, accStart);
-            if (a >= 0 && run == own.length) chain[cl++] = a;
-            i += run;
-        }
-        return cl;
-    }
-
-    /** Transaction t's appends to key k, in program order. */
-    private long[] appendsOf(int t, int k) {
+    private int accAppendsOf(int t) {
         int c = 0;
-        for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-            if (h.opKind(o) == History.APPEND && keyIds.get(h.opKey(o), 0) == k) c++;
-        }
-        long[] out = new long[c];
-        c = 0;
-        for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-            if (h.opKind(o) == History.APPEND && keyIds.get(h.opKey(o), 0) == k) out[c++] = h.opValue(o);
-        }
-        return out;
-    }
-
-    private int access(int t, int k, int[] accStart) {
-        int i = 0;
-        // Accesses of t are in first-touch order; find the one of key k.
-        for (int o = h.firstOp(t), a = accStart[t]; o < h.endOp(t); o++) {
-            int kk = keyIds.get(h.opKey(o), 0);
-            boolean seen = false;
-            for (int q = h.firstOp(t); q < o && !seen; q++) seen = h.opKey(q) == h.opKey(o);
-            if (seen) continue;
-            if (kk == k) return a + i;
-            i++;
-        }
-        return -1;
-    }
-
-    private boolean isFinalAppend(int t, int k, long e) {
-        long last = 0;
-        boolean any = false;
-        for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-            if (h.opKind(o) == History.APPEND && keyIds.get(h.opKey(o), 0) == k) {
-                last = h.opValue(o);
-                any = true;
-            }
-        }
-        return any && last == e;
-    }
-
-    /**
-     * The version external read {@code o} of transaction t returned, or -1 when the read is unusable (reported).
-     */
-    private int versionRead(int t, int o, int k, int longest, int[] accStart, int[] accFinalOp, int written) {
-        long[] list = Arrays.copyOf(values(o), viewLen[o]);
-        long key = h.opKey(o);
-        boolean usable = validElements(t, o, k, list.length);
-        // A prefix of the longest read.
-        if (!isPrefix(list, Arrays.copyOf(values(longest), viewLen[longest]))) {
-            int other = txnOfOp(longest);
-            log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, t, o, other == t ? List.of() : List.of(other),
-                    List.of()));
-            return -1;
-        }
-        if (!usable) return -1;
-        if (list.length == 0) return written + k;
-        long lastElem = list[list.length - 1];
-        int w = txnOfOp(appendOp.get(k, lastElem));
-        if (!isFinalAppend(w, k, lastElem)) {
-            log.nonCycle(anomaly(AnomalyType.G1B, t, o, List.of(w),
-                    List.of(new Step(w, t, EdgeKind.WR, key, lastElem, null, false, -1)), lastElem));
-            return -1;
-        }
-        if (!included[w]) return -1;
-        return access(w, k, accStart);
-    }
-
-    private static final long[] EMPTY = new long[0];
-
-    /**
-     * A list read whose value is known: a list read with values, or a read of nil in a completed ok or fail
-     * transaction, which is how Jepsen records an empty list (in an invocation or an info completion nil is
-     * "not known").
-     */
-    private boolean knownRead(int t, int o) {
-        byte k = h.opKind(o);
-        if (k == History.LIST_READ) return !h.opValueNull(o);
-        return k == History.READ && h.opValueNull(o) && h.outcome(t) != Outcome.INFO;
-    }
-
-    private long[] values(int o) {
-        return h.opKind(o) == History.LIST_READ ? h.listValues(o) : EMPTY;
-    }
-
-    private static boolean isPrefix(long[] a, long[] b) {
-        if (a.length > b.length) return false;
-        for (int i = 0; i < a.length; i++) if (a[i] != b[i]) return false;
-        return true;
-    }
-
-    /**
-     * Checks the first {@code upTo} elements of read o of transaction t: no duplicates (the whole list), each appended
-     * by some transaction other than t that did not abort. Reports the first problem; false when there is one.
-     */
-    private boolean validElements(int t, int o, int k, int upTo) {
-        long[] list = values(o);
-        long key = h.opKey(o);
-        LongPairIntMap seen = new LongPairIntMap(Math.max(4, list.length));
-        for (long e : list) {
-            if (seen.put(e, 0, 1) != LongPairIntMap.MISSING) {
-                log.nonCycle(anomaly(AnomalyType.DUPLICATE_ELEMENTS, t, o, List.of(), List.of()));
-                return false;
-            }
-        }
-        for (int i = 0; i < upTo; i++) {
-            long e = list[i];
-            int ap = appendOp.get(k, e);
-            if (ap == LongPairIntMap.MISSING) {
-                log.nonCycle(anomaly(AnomalyType.THIN_AIR_READ, t, o, List.of(), List.of(), e));
-                return false;
-            }
-            int w = txnOfOp(ap);
-            if (w == t) {
-                log.nonCycle(anomaly(AnomalyType.FUTURE_READ, t, o, List.of(), List.of(), e));
-                return false;
-            }
-            if (h.outcome(w) == Outcome.FAIL) {
-                log.nonCycle(anomaly(AnomalyType.G1A, t, o, List.of(w),
-                        List.of(new Step(w, t, EdgeKind.WR, key, e, null, false, -1)), e));
-                return false;
-            }
-        }
-        return true;
+        for (int a = accStart[t]; a < accStart[t + 1]; a++) c += accAppends[a];
+        return c;
     }
 
     /**
@@ -453,29 +285,175 @@ public final class ListAppendIndex {
     private void views(int t) {
         for (int o = h.firstOp(t); o < h.endOp(t); o++) {
             if (!knownRead(t, o)) continue;
-            long key = h.opKey(o);
-            List<Long> own = new ArrayList<>();
-            int previous = -1;
+            int k = opKey[o];
+            int own = 0, previous = -1;
             for (int q = h.firstOp(t); q < o; q++) {
-                if (h.opKey(q) != key) continue;
-                if (h.opKind(q) == History.APPEND) own.add(h.opValue(q));
+                if (opKey[q] != k) continue;
+                if (h.opKind(q) == History.APPEND) own++;
                 else if (viewLen[q] >= 0) previous = q;
             }
-            long[] list = values(o);
-            boolean endsWithOwn = list.length >= own.size();
-            for (int i = 0; endsWithOwn && i < own.size(); i++) {
-                endsWithOwn = list[list.length - own.size() + i] == own.get(i);
+            int length = len(o);
+            boolean endsWithOwn = length >= own;
+            int i = length - own;
+            for (int q = h.firstOp(t); q < o && endsWithOwn; q++) {
+                if (opKey[q] == k && h.opKind(q) == History.APPEND) endsWithOwn = elem(o, i++) == h.opValue(q);
             }
             if (!endsWithOwn) {
                 log.nonCycle(anomaly(AnomalyType.INTERNAL, t, o, List.of(), List.of()));
                 continue;
             }
-            viewLen[o] = list.length - own.size();
-            if (previous >= 0 && !Arrays.equals(Arrays.copyOf(values(previous), viewLen[previous]),
-                    Arrays.copyOf(list, viewLen[o]))) {
+            viewLen[o] = length - own;
+            if (previous >= 0 && !samePrefix(previous, viewLen[previous], o, viewLen[o])) {
                 log.nonRepeatableRead(t, previous, o);
             }
         }
+    }
+
+    /**
+     * Index of the first element of key k's longest view that no read may show (appended by nobody, by an aborted
+     * transaction, or a second time), or its length.
+     */
+    private int firstInvalid(int k, int longest) {
+        int len = viewLen[longest];
+        for (int i = 0; i < len; i++) {
+            int ap = appendOp.get(k, elem(longest, i));
+            if (ap == LongPairIntMap.MISSING || h.outcome(opTxn[ap]) == Outcome.FAIL) return i;
+            if (shownAt[ap] == k + 1) return i; // shown before: a duplicate
+            shownAt[ap] = k + 1;
+        }
+        return len;
+    }
+
+    /**
+     * Appends key k's chain (versions in order) from its longest view, up to its first invalid element. Each
+     * transaction's appends to the key must appear as one run, in program order, complete unless the run ends the
+     * view (a read of an intermediate state, reported as G1b with the read); otherwise the order is one no execution
+     * produces (incompatible-order). A committed append after an aborted one is a dirty update (reported even past
+     * the first invalid element: that is where it shows).
+     */
+    private int chainOf(int k, int longest, int firstBad, int[] chain, int cl) {
+        long[] list = h.listValues(longest); // one copy per key
+        if (list == null) list = new long[0];
+        int len = viewLen[longest];
+        int reader = opTxn[longest];
+        int abortedAt = -1;
+        int i = 0;
+        while (i < len) {
+            int ap = appendOp.get(k, list[i]);
+            if (ap == LongPairIntMap.MISSING) { // thin air: reported with the reads that show it
+                i++;
+                continue;
+            }
+            int w = opTxn[ap];
+            int a = opAccess[ap];
+            // The run of w's appends to k, in program order.
+            int run = 0;
+            for (int o = h.firstOp(w); o < h.endOp(w) && i + run < len; o++) {
+                if (opKey[o] != k || h.opKind(o) != History.APPEND) continue;
+                if (list[i + run] != h.opValue(o)) break;
+                run++;
+            }
+            boolean complete = run == accAppends[a];
+            boolean again = seenStamp[w] == k + 1;
+            seenStamp[w] = k + 1;
+            if (run == 0 || (!complete && i + run < len) || again) {
+                // A run shown twice is a duplicate (firstInvalid cut the view there); otherwise the appends are split.
+                if (!again || i < firstBad) {
+                    log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, reader, longest, List.of(w),
+                            List.of(new Step(w, w, EdgeKind.WW, keyOf[k], list[i], null, false, -1))));
+                }
+                i += Math.max(1, run);
+                continue;
+            }
+            runStart[a] = i;
+            if (h.outcome(w) == Outcome.FAIL) {
+                if (abortedAt < 0) abortedAt = i;
+            } else if (abortedAt >= 0 && included[w]) {
+                int aw = opTxn[appendOp.get(k, list[abortedAt])];
+                log.nonCycle(anomaly(AnomalyType.DIRTY_UPDATE, reader, longest, List.of(aw, w),
+                        List.of(new Step(aw, w, EdgeKind.WW, keyOf[k], list[abortedAt], list[i], false, -1))));
+                abortedAt = -1;
+            }
+            // A transaction's version is its final append to the key; none past the first invalid element.
+            if (complete && i + run <= firstBad) chain[cl++] = a;
+            i += run;
+        }
+        return cl;
+    }
+
+    /**
+     * The version read {@code o} of transaction t shows (its view's last element), or -1 when the read is unusable
+     * (reported): not a prefix of the key's longest view, showing an invalid element, the transaction's own later
+     * append, or an intermediate state.
+     */
+    private int versionRead(int t, int o, int k, int longest, int firstBad, int written) {
+        int len = viewLen[o];
+        long key = h.opKey(o);
+        if (len > viewLen[longest] || !samePrefix(o, len, longest, len)) {
+            int other = opTxn[longest];
+            log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, t, o, other == t ? List.of() : List.of(other),
+                    List.of()));
+            return -1;
+        }
+        if (len > firstBad) {
+            long e = elem(o, firstBad);
+            int ap = appendOp.get(k, e);
+            if (ap == LongPairIntMap.MISSING) {
+                log.nonCycle(anomaly(AnomalyType.THIN_AIR_READ, t, o, List.of(), List.of(), e));
+            } else if (h.outcome(opTxn[ap]) == Outcome.FAIL) {
+                int w = opTxn[ap];
+                log.nonCycle(anomaly(AnomalyType.G1A, t, o, List.of(w),
+                        List.of(new Step(w, t, EdgeKind.WR, key, e, null, false, -1)), e));
+            } else {
+                log.nonCycle(anomaly(AnomalyType.DUPLICATE_ELEMENTS, t, o, List.of(), List.of()));
+            }
+            return -1;
+        }
+        // The transaction's own appends to the key must not be in what it saw of the committed list.
+        int a = opAccess[o];
+        if (accAppends[a] > 0 && runStart[a] >= 0 && runStart[a] < len) {
+            long e = elem(o, runStart[a]);
+            log.nonCycle(anomaly(AnomalyType.FUTURE_READ, t, o, List.of(), List.of(), e));
+            return -1;
+        }
+        if (len == 0) return written + k;
+        long lastElem = elem(o, len - 1);
+        int ap = appendOp.get(k, lastElem);
+        int w = opTxn[ap];
+        if (accFinalOp[opAccess[ap]] != ap) {
+            log.nonCycle(anomaly(AnomalyType.G1B, t, o, List.of(w),
+                    List.of(new Step(w, t, EdgeKind.WR, key, lastElem, null, false, -1)), lastElem));
+            return -1;
+        }
+        return included[w] ? opAccess[ap] : -1;
+    }
+
+    /**
+     * A list read whose value is known: a list read with values, or a read of nil in a completed ok or fail
+     * transaction, which is how Jepsen records an empty list (in an invocation or an info completion nil is
+     * "not known").
+     */
+    private boolean knownRead(int t, int o) {
+        byte k = h.opKind(o);
+        if (k == History.LIST_READ) return !h.opValueNull(o);
+        return k == History.READ && h.opValueNull(o) && h.outcome(t) != Outcome.INFO;
+    }
+
+    /** Length of known read o's list (0 for a read of nil). */
+    private int len(int o) {
+        return h.opKind(o) == History.LIST_READ ? h.listLength(o) : 0;
+    }
+
+    /** Element i of known read o's list. */
+    private long elem(int o, int i) {
+        return h.listValue(o, i);
+    }
+
+    /** True when the first {@code la} elements of read a equal the first {@code lb} of read b. */
+    private boolean samePrefix(int a, int la, int b, int lb) {
+        if (la != lb) return false;
+        for (int i = 0; i < la; i++) if (elem(a, i) != elem(b, i)) return false;
+        return true;
     }
 
     private Anomaly anomaly(AnomalyType type, int t, int op, List<Integer> others, List<Step> steps) {

@@ -157,14 +157,80 @@ final class Paths {
     }
 
     /**
-     * Up to {@code max} cycles of the current graph, one per cyclic strongly connected component (the shortest
-     * found within {@code budget} edge visits each); empty when the graph is acyclic.
+     * Cycles of the current graph for the SAT search to learn from, empty when the graph is acyclic: a shortest cycle
+     * through each of up to {@code max} edges with id >= {@code from} (the tentative ones) that lie in a cyclic
+     * strongly connected component. Many cycles per round mean fewer rounds (each rebuilds the graph); cycles
+     * through different tentative edges give different clauses.
      */
-    static List<int[]> someCycles(Polygraph g, boolean si, int max, long budget) {
+    static List<int[]> someCycles(Polygraph g, boolean si, int from, int max, long budget) {
         Csr csr = graph(g, si, g.edges);
         List<int[]> out = new ArrayList<>();
         if (Reachability.topological(csr) != null) return out;
-        return cycles(g, si, csr, max, budget);
+        if (!si && hasTimePoints(g)) return cycles(g, si, csr, max, budget);
+        TarjanScc scc = TarjanScc.of(csr);
+        int[] dist = new int[csr.n];
+        Arrays.fill(dist, -1);
+        int[] parentPos = new int[csr.n], parentNode = new int[csr.n], queue = new int[csr.n];
+        int[] touched = new int[csr.n];
+        java.util.Set<Integer> seenEdges = new java.util.HashSet<>();
+        for (int e = from; e < g.edges && out.size() < max; e++) {
+            int x = g.from[e], y = g.to[e];
+            int start, target1, target2;
+            if (!si) {
+                start = y;
+                target1 = target2 = x;
+            } else if (g.dep(e)) {
+                start = 2 * y + 1;
+                target1 = 2 * x;
+                target2 = 2 * x + 1;
+            } else {
+                start = 2 * y;
+                target1 = target2 = 2 * x + 1;
+            }
+            int c = scc.comp[start];
+            if (!scc.cyclic(c) || (scc.comp[target1] != c && scc.comp[target2] != c)) continue;
+            if (seenEdges.contains(e)) continue;
+            // BFS inside the component from the edge's head back to its tail.
+            int head = 0, tail = 0, nt = 0, hit = -1;
+            queue[tail++] = start;
+            dist[start] = 0;
+            touched[nt++] = start;
+            while (head < tail && hit < 0) {
+                int u = queue[head++];
+                for (int p = csr.off[u]; p < csr.off[u + 1]; p++) {
+                    int v = csr.tgt[p];
+                    if (dist[v] >= 0 || scc.comp[v] != c) continue;
+                    dist[v] = dist[u] + 1;
+                    parentPos[v] = p;
+                    parentNode[v] = u;
+                    touched[nt++] = v;
+                    if (v == target1 || v == target2) {
+                        hit = v;
+                        break;
+                    }
+                    queue[tail++] = v;
+                }
+            }
+            if (hit >= 0 || start == target1 || start == target2) {
+                List<Integer> path = new ArrayList<>();
+                for (int v = hit; v >= 0 && v != start; v = parentNode[v]) path.add(csr.eid[parentPos[v]]);
+                int[] cyc = new int[path.size() + 1];
+                cyc[0] = e;
+                for (int i = 0; i < path.size(); i++) cyc[i + 1] = path.get(path.size() - 1 - i);
+                for (int id : cyc) seenEdges.add(id);
+                out.add(cyc);
+            }
+            for (int i = 0; i < nt; i++) dist[touched[i]] = -1;
+        }
+        if (out.isEmpty()) return cycles(g, si, csr, max, budget);
+        return out;
+    }
+
+    /** Empty when the current graph is acyclic (Kahn's algorithm only), else one short cycle. */
+    static List<int[]> acyclicOrCycle(Polygraph g, boolean si, long budget) {
+        Csr csr = graph(g, si, g.edges);
+        if (Reachability.topological(csr) != null) return new ArrayList<>();
+        return cycles(g, si, csr, 1, budget);
     }
 
     /** One short cycle per cyclic component of {@code csr} (a graph of g's nodes or states), at most {@code max}. */

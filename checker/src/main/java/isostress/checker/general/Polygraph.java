@@ -30,6 +30,8 @@ final class Polygraph {
     final int[] session, pos;
     /** The transaction each node stands for, or -1 (time points). */
     final int[] txnOf;
+    /** An order hint per node (completion time), guiding the SAT search's first guesses; null when unknown. */
+    long[] hint;
 
     int edges;
     int[] from, to, v1, v2;
@@ -42,6 +44,11 @@ final class Polygraph {
     final int[] rStart, rNode;
     /** Readers of key k's initial version, and that version's id. */
     final int[] iStart, iNode, iVer;
+    /**
+     * Keys whose version order the data shows completely (list-append chains with at most one unobserved append):
+     * their ww and rw edges are known edges already, so the solver neither derives nor enumerates anything for them.
+     */
+    final boolean[] ordered;
     /**
      * The writers of each key grouped by session, each group sorted by position: key k's groups are
      * gStart[k] .. gStart[k+1]-1; group g holds writer indices gw[gFrom[g] .. gFrom[g+1]-1] of session gSession[g].
@@ -62,37 +69,37 @@ final class Polygraph {
         kind = b.kind;
         origin = b.origin;
         keys = b.keys;
-        // Writers and readers, flattened per key.
-        int w = 0, r = 0, ir = 0;
-        for (int k = 0; k < keys; k++) {
-            w += b.writerCount[k];
-            for (int i = 0; i < b.writerCount[k]; i++) r += b.readersOf[k][i].length;
-            ir += b.initReaders[k] == null ? 0 : b.initReaders[k].length;
-        }
+        ordered = b.ordered;
+        // Writers grouped by key (counting sort, stable), each with the readers of its version.
+        int w = b.writers;
         wStart = new int[keys + 1];
+        for (int i = 0; i < w; i++) wStart[b.wKey[i] + 1]++;
+        for (int k = 0; k < keys; k++) wStart[k + 1] += wStart[k];
+        int[] fill = Arrays.copyOf(wStart, keys);
         wNode = new int[w];
         wVer = new int[w];
-        rStart = new int[w + 1];
-        rNode = new int[r];
-        iStart = new int[keys + 1];
-        iNode = new int[ir];
-        iVer = b.initVersion;
-        int wi = 0, ri = 0, ii = 0;
-        for (int k = 0; k < keys; k++) {
-            wStart[k] = wi;
-            for (int i = 0; i < b.writerCount[k]; i++) {
-                wNode[wi] = b.writersOf[k][i];
-                wVer[wi] = b.versionsOf[k][i];
-                rStart[wi] = ri;
-                for (int x : b.readersOf[k][i]) rNode[ri++] = x;
-                wi++;
-            }
-            iStart[k] = ii;
-            if (b.initReaders[k] != null) for (int x : b.initReaders[k]) iNode[ii++] = x;
+        for (int i = 0; i < w; i++) {
+            int x = fill[b.wKey[i]]++;
+            wNode[x] = b.wNode[i];
+            wVer[x] = b.wVer[i];
         }
-        wStart[keys] = wi;
-        rStart[wi] = ri;
-        iStart[keys] = ii;
+        rStart = new int[w + 1];
+        for (int x = 0; x < w; x++) rStart[x + 1] = rStart[x] + b.readerStart[wVer[x] + 1] - b.readerStart[wVer[x]];
+        rNode = new int[rStart[w]];
+        for (int x = 0; x < w; x++) {
+            int v = wVer[x];
+            System.arraycopy(b.readerNode, b.readerStart[v], rNode, rStart[x], rStart[x + 1] - rStart[x]);
+        }
+        iVer = b.initVersion;
+        iStart = new int[keys + 1];
+        for (int k = 0; k < keys; k++) {
+            int v = iVer[k];
+            iStart[k + 1] = iStart[k] + (v < 0 ? 0 : b.readerStart[v + 1] - b.readerStart[v]);
+        }
+        iNode = new int[iStart[keys]];
+        for (int k = 0; k < keys; k++) {
+            if (iVer[k] >= 0) System.arraycopy(b.readerNode, b.readerStart[iVer[k]], iNode, iStart[k], iStart[k + 1] - iStart[k]);
+        }
         // Group each key's writers by session, sorted by position.
         int groups = 0;
         int[] gs = new int[keys + 1];
@@ -185,34 +192,34 @@ final class Polygraph {
     static final class Builder {
         final int n, sessions, keys;
         final int[] session, pos, txnOf;
+        final int[] readerStart, readerNode;
         int edges;
         int[] from = new int[64], to = new int[64], v1 = new int[64], v2 = new int[64];
         byte[] kind = new byte[64], origin = new byte[64];
-        final int[][] writersOf, versionsOf;
-        final int[][][] readersOf;
-        final int[] writerCount;
-        final int[][] initReaders;
+        int writers;
+        int[] wKey = new int[64], wNode = new int[64], wVer = new int[64];
         final int[] initVersion;
+        final boolean[] ordered;
 
         /**
-         * @param session session of each node (-1: the node has no edges)
-         * @param pos     position of each node in its session
-         * @param txnOf   the transaction of each node, -1 for time points
+         * @param session     session of each node (-1: the node has no edges)
+         * @param pos         position of each node in its session
+         * @param txnOf       the transaction of each node, -1 for time points
+         * @param readerStart readers of version v: readerNode[readerStart[v] .. readerStart[v+1]-1] (nodes)
          */
-        Builder(int n, int sessions, int[] session, int[] pos, int[] txnOf, int keys) {
+        Builder(int n, int sessions, int[] session, int[] pos, int[] txnOf, int keys, int[] readerStart,
+                int[] readerNode) {
             this.n = n;
             this.sessions = sessions;
             this.session = session;
             this.pos = pos;
             this.txnOf = txnOf;
             this.keys = keys;
-            writersOf = new int[keys][];
-            versionsOf = new int[keys][];
-            readersOf = new int[keys][][];
-            writerCount = new int[keys];
-            initReaders = new int[keys][];
+            this.readerStart = readerStart;
+            this.readerNode = readerNode;
             initVersion = new int[keys];
             Arrays.fill(initVersion, -1);
+            ordered = new boolean[keys];
         }
 
         void edge(int f, int t, EdgeKind k, int a, int b) {
@@ -234,27 +241,27 @@ final class Polygraph {
             origin[edges++] = HISTORY;
         }
 
-        /** Writer {@code node} wrote {@code version} of key k; {@code readers} read that version. */
-        void writer(int k, int node, int version, int[] readers) {
-            if (writersOf[k] == null) {
-                writersOf[k] = new int[4];
-                versionsOf[k] = new int[4];
-                readersOf[k] = new int[4][];
-            } else if (writerCount[k] == writersOf[k].length) {
-                int c = writerCount[k] * 2;
-                writersOf[k] = Arrays.copyOf(writersOf[k], c);
-                versionsOf[k] = Arrays.copyOf(versionsOf[k], c);
-                readersOf[k] = Arrays.copyOf(readersOf[k], c);
+        /** Writer {@code node} wrote {@code version} of key k (its readers are those of the version). */
+        void writer(int k, int node, int version) {
+            if (writers == wKey.length) {
+                int c = writers * 2;
+                wKey = Arrays.copyOf(wKey, c);
+                wNode = Arrays.copyOf(wNode, c);
+                wVer = Arrays.copyOf(wVer, c);
             }
-            writersOf[k][writerCount[k]] = node;
-            versionsOf[k][writerCount[k]] = version;
-            readersOf[k][writerCount[k]++] = readers;
+            wKey[writers] = k;
+            wNode[writers] = node;
+            wVer[writers++] = version;
         }
 
-        /** {@code readers} read key k's initial version (id {@code version}). */
-        void initialReaders(int k, int version, int[] readers) {
-            initReaders[k] = readers;
+        /** Key k's initial version is {@code version} (its readers are those of the version). */
+        void initialVersion(int k, int version) {
             initVersion[k] = version;
+        }
+
+        /** Key k's version order is fully known: its consecutive ww and rw edges are among the edges. */
+        void ordered(int k) {
+            ordered[k] = true;
         }
 
         Polygraph build() {

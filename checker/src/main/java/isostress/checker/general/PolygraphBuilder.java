@@ -64,7 +64,21 @@ final class PolygraphBuilder {
             pos[base + i] = i;
             txnOf[base + i] = -1;
         }
-        Polygraph.Builder b = new Polygraph.Builder(nodes, Math.max(1, sessions), session, pos, txnOf, o.keys);
+        // The readers of each version (first read of each key by each transaction), as nodes: flat, by version.
+        int[] readerStart = new int[o.versions + 1];
+        for (int a = 0; a < o.accRead.length; a++) if (o.accRead[a] >= 0) readerStart[o.accRead[a] + 1]++;
+        for (int v = 0; v < o.versions; v++) readerStart[v + 1] += readerStart[v];
+        int[] readerNode = new int[readerStart[o.versions]];
+        int[] fill = Arrays.copyOf(readerStart, o.versions);
+        for (int t = 0; t < n; t++) {
+            if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
+                int v = o.accRead[a];
+                if (v >= 0) readerNode[fill[v]++] = split ? 2 * t : t;
+            }
+        }
+        Polygraph.Builder b = new Polygraph.Builder(nodes, Math.max(1, sessions), session, pos, txnOf, o.keys,
+                readerStart, readerNode);
         // Session order.
         for (int t = 0; t < n; t++) {
             if (!o.included[t]) continue;
@@ -72,25 +86,18 @@ final class PolygraphBuilder {
             int prev = ss.previous(t);
             if (prev >= 0) b.edge(split ? 2 * prev + 1 : prev, split ? 2 * t : t, EdgeKind.SO, -1, -1);
         }
-        // wr, and the readers of each version.
-        int[] readerCount = new int[o.versions];
-        for (int a = 0; a < o.accRead.length; a++) if (o.accRead[a] >= 0) readerCount[o.accRead[a]]++;
-        int[][] readersOf = new int[o.versions][];
-        int[] fill = new int[o.versions];
+        // wr.
         for (int t = 0; t < n; t++) {
             if (!o.included[t]) continue;
             for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
                 int v = o.accRead[a];
                 if (v < 0) continue;
-                if (readersOf[v] == null) readersOf[v] = new int[readerCount[v]];
-                readersOf[v][fill[v]++] = split ? 2 * t : t;
                 int w = o.verTxn[v];
                 if (w >= 0 && w != t) b.edge(split ? 2 * w + 1 : w, split ? 2 * t : t, EdgeKind.WR, v, -1);
             }
         }
         int[] nodeOfVersion = new int[o.versions];
         Arrays.fill(nodeOfVersion, -1);
-        int[] none = new int[0];
         for (int t = 0; t < n; t++) {
             if (!o.included[t]) continue;
             for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
@@ -98,23 +105,35 @@ final class PolygraphBuilder {
                 if (v < 0) continue;
                 int node = split ? 2 * t + 1 : t;
                 nodeOfVersion[v] = node;
-                b.writer(o.accKey[a], node, v, readersOf[v] == null ? none : readersOf[v]);
+                b.writer(o.accKey[a], node, v);
             }
         }
-        for (int k = 0; k < o.keys; k++) {
-            int v = o.initialVersion(k);
-            b.initialReaders(k, v, readersOf[v] == null ? none : readersOf[v]);
-        }
-        if (o.chainStart != null) knownOrder(o, b, readersOf, nodeOfVersion, split);
+        for (int k = 0; k < o.keys; k++) b.initialVersion(k, o.initialVersion(k));
+        if (o.chainStart != null) knownOrder(o, b, readerStart, readerNode, nodeOfVersion);
         if (timeOrder.length > 0) realTime(o, b, timeOrder, base);
-        return new Built(b.build(), nodeOfVersion);
+        Polygraph g = b.build();
+        // Completion order guides the SAT search (histories without real time keep their file order, which
+        // usually is an execution order too).
+        long[] hint = new long[nodes];
+        for (int v = 0; v < nodes; v++) {
+            int t = txnOf[v];
+            if (t < 0) continue;
+            long c = o.h.completeIndex(t) >= 0 ? o.h.completeIndex(t) : Math.max(0, o.h.invokeIndex(t));
+            hint[v] = split ? 2 * c + (v & 1) : c;
+        }
+        g.hint = hint;
+        return new Built(g, nodeOfVersion);
     }
 
-    /** ww along each key's known chain, rw from each version's readers to the next writer, ww to the unobserved. */
-    private static void knownOrder(Observations o, Polygraph.Builder b, int[][] readersOf, int[] nodeOfVersion,
-                                   boolean split) {
+    /**
+     * ww along each key's known chain, rw from each version's readers to the next writer, ww and rw to the appends
+     * no read observed; a key is ordered when at most one committed append is unobserved.
+     */
+    private static void knownOrder(Observations o, Polygraph.Builder b, int[] readerStart, int[] readerNode,
+                                   int[] nodeOfVersion) {
         boolean[] inChain = new boolean[o.versions];
         int[] lastOfChain = new int[o.keys];
+        int[] unobserved = new int[o.keys];
         for (int k = 0; k < o.keys; k++) {
             int prev = o.initialVersion(k);
             for (int i = o.chainStart[k]; i < o.chainStart[k + 1]; i++) {
@@ -123,7 +142,9 @@ final class PolygraphBuilder {
                 int node = nodeOfVersion[v];
                 if (node < 0) continue; // not committed: its append is reported elsewhere (G1a / dirty update)
                 if (nodeOfVersion[prev] >= 0) b.edge(nodeOfVersion[prev], node, EdgeKind.WW, prev, v);
-                if (readersOf[prev] != null) for (int r : readersOf[prev]) b.edge(r, node, EdgeKind.RW, prev, v);
+                for (int j = readerStart[prev]; j < readerStart[prev + 1]; j++) {
+                    b.edge(readerNode[j], node, EdgeKind.RW, prev, v);
+                }
                 prev = v;
             }
             lastOfChain[k] = prev;
@@ -132,9 +153,13 @@ final class PolygraphBuilder {
         for (int v = 0; v < o.versions - o.keys; v++) {
             if (inChain[v] || nodeOfVersion[v] < 0) continue;
             int last = lastOfChain[o.verKey[v]];
+            unobserved[o.verKey[v]]++;
             if (nodeOfVersion[last] >= 0) b.edge(nodeOfVersion[last], nodeOfVersion[v], EdgeKind.WW, last, v);
-            if (readersOf[last] != null) for (int r : readersOf[last]) b.edge(r, nodeOfVersion[v], EdgeKind.RW, last, v);
+            for (int j = readerStart[last]; j < readerStart[last + 1]; j++) {
+                b.edge(readerNode[j], nodeOfVersion[v], EdgeKind.RW, last, v);
+            }
         }
+        for (int k = 0; k < o.keys; k++) if (unobserved[k] <= 1) b.ordered(k);
     }
 
     /** Included transactions in invocation order (usually their id order already). */

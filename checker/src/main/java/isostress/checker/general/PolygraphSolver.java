@@ -76,16 +76,22 @@ final class PolygraphSolver {
         }
     }
 
-    /** Limits. */
-    record Limits(long deadlineNanos, long maxConstraints, long cycleBudget) {
+    /**
+     * Limits, and whether to prune first ({@code prune} false is the ablation that sends every pair of writers to the
+     * SAT search: exact too, only slower; tests use it to exercise the SAT search on small histories).
+     */
+    record Limits(long deadlineNanos, long maxConstraints, long cycleBudget, boolean prune) {
     }
 
     private final Polygraph g;
     private final boolean si;
     private final Limits limits;
     private final Stats stats = new Stats();
+    /** Open pairs of nodes (cu, cv) with their per-key writer pairs: entries ex (at cu), ey (at cv), linked. */
     private int cons;
-    private int[] cx = new int[64], cy = new int[64];
+    private int[] cu = new int[64], cv = new int[64], chead = new int[64];
+    private int entries;
+    private int[] ex = new int[64], ey = new int[64], enext = new int[64];
     private final isostress.checker.history.LongPairIntMap rwAdded = new isostress.checker.history.LongPairIntMap(1024);
 
     private PolygraphSolver(Polygraph g, boolean si, Limits limits) {
@@ -102,8 +108,28 @@ final class PolygraphSolver {
     private Outcome run() {
         long t0 = System.nanoTime();
         initialReaders();
+        boolean allOrdered = true;
+        for (int k = 0; k < g.keys && allOrdered; k++) allOrdered = g.ordered[k];
+        if (allOrdered) {
+            // Every version order is known (list-append): nothing to derive or choose, only a cycle to look for.
+            stats.rounds = 1;
+            java.util.List<int[]> cycles = Paths.acyclicOrCycle(g, si, limits.cycleBudget());
+            stats.pruneMs = (System.nanoTime() - t0) / 1_000_000;
+            return cycles.isEmpty() ? new Outcome.Acyclic(stats) : violation(List.of(copy(cycles.get(0))));
+        }
         Reachability reach;
         boolean first = true;
+        if (!limits.prune()) {
+            // Ablation (PolySI's "w/o P", Fig. 10): every pair of writers of a key goes to the SAT search.
+            reach = Reachability.of(g, si, limits.cycleBudget());
+            if (reach.cycle != null) return violation(List.of(copy(reach.cycle)));
+            if (!enumerateAll()) return unknown("more than " + limits.maxConstraints() + " pairs of writers");
+            stats.constraints = stats.openAfterPruning = cons;
+            long t1 = System.nanoTime();
+            Outcome o = cons == 0 ? new Outcome.Acyclic(stats) : sat();
+            stats.satMs = (System.nanoTime() - t1) / 1_000_000;
+            return o;
+        }
         while (true) {
             stats.rounds++;
             reach = Reachability.of(g, si, limits.cycleBudget());
@@ -145,7 +171,7 @@ final class PolygraphSolver {
 
     private void initialReaders() {
         for (int k = 0; k < g.keys; k++) {
-            if (g.iStart[k] == g.iStart[k + 1]) continue;
+            if (g.iStart[k] == g.iStart[k + 1] || g.ordered[k]) continue;
             for (int grp = g.gStart[k]; grp < g.gStart[k + 1]; grp++) {
                 int w = g.gw[g.gFrom[grp]];
                 int wn = g.wNode[w];
@@ -163,7 +189,7 @@ final class PolygraphSolver {
     private void frontier(Reachability reach) {
         for (int k = 0; k < g.keys; k++) {
             int g0 = g.gStart[k], g1 = g.gStart[k + 1];
-            if (g1 - g0 == 0) continue;
+            if (g1 - g0 == 0 || g.ordered[k]) continue;
             for (int x = g.wStart[k]; x < g.wStart[k + 1]; x++) {
                 int u = g.wNode[x];
                 boolean hasReaders = g.rStart[x] < g.rStart[x + 1];
@@ -202,14 +228,20 @@ final class PolygraphSolver {
 
     // ---- step 2: the open pairs, and pruning ----
 
-    /** Lists the pairs of writers of a key that neither reaches; false when over the limit. */
+    /**
+     * Lists the pairs of writers of a key that neither reaches, coalesced per pair of nodes across keys (PolySI's
+     * implementation does the same, notes-002 §2.5: A before B on x and B before A on y would be a ww cycle, so one
+     * choice decides every key the two write); false when over the limit.
+     */
     private boolean enumerate(Reachability reach) {
+        isostress.checker.history.LongPairIntMap pairOf = new isostress.checker.history.LongPairIntMap(1024);
         for (int k = 0; k < g.keys; k++) {
             int g0 = g.gStart[k], g1 = g.gStart[k + 1];
-            if (g1 - g0 < 2) continue;
+            if (g1 - g0 < 2 || g.ordered[k]) continue;
             for (int x = g.wStart[k]; x < g.wStart[k + 1]; x++) {
                 int u = g.wNode[x];
                 int su = g.session[u];
+                boolean xRead = g.rStart[x] < g.rStart[x + 1];
                 for (int grp = g0; grp < g1; grp++) {
                     if (g.gSession[grp] == su) continue;
                     int p = reach.front(u, g.gSession[grp]);
@@ -222,10 +254,19 @@ final class PolygraphSolver {
                     }
                     for (int i = lo; i < hi; i++) {
                         int y = g.gw[i];
-                        if (x < y) {
+                        if (x >= y) continue;
+                        // SER: two writes nobody read may go in either order. Their ww edge adds nothing else, so
+                        // orienting them along any topological order of the final graph keeps it acyclic.
+                        if (!si && !xRead && g.rStart[y] == g.rStart[y + 1]) continue;
+                        int v = g.wNode[y];
+                        int c = pairOf.get(Math.min(u, v), Math.max(u, v));
+                        if (c == isostress.checker.history.LongPairIntMap.MISSING) {
                             if (cons >= limits.maxConstraints()) return false;
-                            addConstraint(x, y);
+                            c = cons;
+                            pairOf.put(Math.min(u, v), Math.max(u, v), c);
+                            addConstraint(u, v);
                         }
+                        if (cu[c] == u) addEntry(c, x, y); else addEntry(c, y, x);
                     }
                 }
             }
@@ -233,71 +274,134 @@ final class PolygraphSolver {
         return true;
     }
 
-    private void addConstraint(int x, int y) {
-        if (cons == cx.length) {
-            cx = Arrays.copyOf(cx, cons * 2);
-            cy = Arrays.copyOf(cy, cons * 2);
+    /** Every pair of writers of each key (but, under SER, pairs of writes nobody read), coalesced per node pair. */
+    private boolean enumerateAll() {
+        isostress.checker.history.LongPairIntMap pairOf = new isostress.checker.history.LongPairIntMap(1024);
+        for (int k = 0; k < g.keys; k++) {
+            if (g.ordered[k]) continue;
+            for (int x = g.wStart[k]; x < g.wStart[k + 1]; x++) {
+                for (int y = x + 1; y < g.wStart[k + 1]; y++) {
+                    if (!si && g.rStart[x] == g.rStart[x + 1] && g.rStart[y] == g.rStart[y + 1]) continue;
+                    int u = g.wNode[x], v = g.wNode[y];
+                    int c = pairOf.get(Math.min(u, v), Math.max(u, v));
+                    if (c == isostress.checker.history.LongPairIntMap.MISSING) {
+                        if (cons >= limits.maxConstraints()) return false;
+                        c = cons;
+                        pairOf.put(Math.min(u, v), Math.max(u, v), c);
+                        addConstraint(u, v);
+                    }
+                    if (cu[c] == u) addEntry(c, x, y); else addEntry(c, y, x);
+                }
+            }
         }
-        cx[cons] = x;
-        cy[cons++] = y;
+        return true;
+    }
+
+    private void addConstraint(int u, int v) {
+        if (cons == cu.length) {
+            cu = Arrays.copyOf(cu, cons * 2);
+            cv = Arrays.copyOf(cv, cons * 2);
+            chead = Arrays.copyOf(chead, cons * 2);
+        }
+        cu[cons] = u;
+        cv[cons] = v;
+        chead[cons++] = -1;
+    }
+
+    private void addEntry(int c, int x, int y) {
+        if (entries == ex.length) {
+            ex = Arrays.copyOf(ex, entries * 2);
+            ey = Arrays.copyOf(ey, entries * 2);
+            enext = Arrays.copyOf(enext, entries * 2);
+        }
+        ex[entries] = x;
+        ey[entries] = y;
+        enext[entries] = chead[c];
+        chead[c] = entries++;
     }
 
     /** One pruning pass over the open pairs; a violation when both orders of some pair close a cycle. */
     private Outcome resolve(Reachability reach) {
         int kept = 0;
         for (int i = 0; i < cons; i++) {
-            int x = cx[i], y = cy[i];
-            int ux = g.wNode[x], uy = g.wNode[y];
-            boolean xy = reach.reaches(ux, uy), yx = reach.reaches(uy, ux);
-            if (xy || yx) continue; // now ordered by reachability: the frontier edges of this round cover it
-            int whyXy = impossible(reach, x, y), whyYx = impossible(reach, y, x);
-            if (whyXy >= 0 && whyYx >= 0) {
-                return violation(List.of(closing(x, y, whyXy), closing(y, x, whyYx)));
+            int u = cu[i], v = cv[i];
+            if (reach.reaches(u, v) || reach.reaches(v, u)) continue; // ordered: this round's frontier edges cover it
+            int whyUv = impossible(reach, i, true), entryUv = whyEntry;
+            int whyVu = impossible(reach, i, false), entryVu = whyEntry;
+            if (whyUv != -1 && whyVu != -1) {
+                return violation(List.of(closing(i, true, whyUv, entryUv), closing(i, false, whyVu, entryVu)));
             }
-            if (whyXy >= 0) {
-                force(reach, y, x);
-            } else if (whyYx >= 0) {
-                force(reach, x, y);
+            if (whyUv != -1) {
+                force(reach, i, false);
+            } else if (whyVu != -1) {
+                force(reach, i, true);
             } else {
-                cx[kept] = x;
-                cy[kept++] = y;
+                cu[kept] = u;
+                cv[kept] = v;
+                chead[kept++] = chead[i];
             }
         }
         cons = kept;
         return null;
     }
 
+    /** The entry the last {@link #impossible} answer is about. */
+    private int whyEntry;
+
+    /** Writer of entry j on the side that goes first ({@code uFirst}: the one at cu), and the other. */
+    private int first(int j, boolean uFirst) {
+        return uFirst ? ex[j] : ey[j];
+    }
+
+    private int second(int j, boolean uFirst) {
+        return uFirst ? ey[j] : ex[j];
+    }
+
     /**
-     * Whether "x before y" closes a cycle: -2 for its ww edge, a reader node r for the edge r -rw-> y, or -1 when
-     * it is possible.
+     * Whether open pair i in the order given ({@code uFirst}: cu before cv) closes a cycle: -2 for its ww edge, a
+     * reader node r for an edge r -rw-> (the later node), or -1 when it is possible; {@link #whyEntry} names the key.
      */
-    private int impossible(Reachability reach, int x, int y) {
-        int uy = g.wNode[y];
-        if (reach.wwCloses(g.wNode[x], uy)) return -2;
-        for (int j = g.rStart[x]; j < g.rStart[x + 1]; j++) {
-            int r = g.rNode[j];
-            if (r != uy && reach.rwCloses(r, uy)) return r;
+    private int impossible(Reachability reach, int i, boolean uFirst) {
+        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
+        whyEntry = chead[i];
+        if (reach.wwCloses(a, b)) return -2;
+        for (int j = chead[i]; j >= 0; j = enext[j]) {
+            int x = first(j, uFirst);
+            for (int q = g.rStart[x]; q < g.rStart[x + 1]; q++) {
+                int r = g.rNode[q];
+                if (r != b && reach.rwCloses(r, b)) {
+                    whyEntry = j;
+                    return r;
+                }
+            }
         }
         return -1;
     }
 
-    /** Makes "x before y" known. */
-    private void force(Reachability reach, int x, int y) {
+    /** Makes open pair i's order known. */
+    private void force(Reachability reach, int i, boolean uFirst) {
         stats.forced++;
-        int ux = g.wNode[x], uy = g.wNode[y];
-        if (!reach.depImplied(ux, uy)) g.addEdge(ux, uy, EdgeKind.WW, g.wVer[x], g.wVer[y], Polygraph.FORCED);
-        for (int j = g.rStart[x]; j < g.rStart[x + 1]; j++) {
-            int r = g.rNode[j];
-            if (r != uy && newRw(reach, r, uy)) g.addEdge(r, uy, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.FORCED);
+        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
+        int h0 = chead[i];
+        if (!reach.depImplied(a, b)) {
+            g.addEdge(a, b, EdgeKind.WW, g.wVer[first(h0, uFirst)], g.wVer[second(h0, uFirst)], Polygraph.FORCED);
+        }
+        for (int j = h0; j >= 0; j = enext[j]) {
+            int x = first(j, uFirst), y = second(j, uFirst);
+            for (int q = g.rStart[x]; q < g.rStart[x + 1]; q++) {
+                int r = g.rNode[q];
+                if (r != b && newRw(reach, r, b)) g.addEdge(r, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.FORCED);
+            }
         }
     }
 
-    /** The cycle that "x before y" closes: its ww or rw edge, then a path back in the current graph. */
-    private Cycle closing(int x, int y, int why) {
-        int ux = g.wNode[x], uy = g.wNode[y];
+    /** The cycle that open pair i's order closes: its ww or rw edge, then a path back in the current graph. */
+    private Cycle closing(int i, boolean uFirst, int why, int j) {
+        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
+        int x = first(j, uFirst), y = second(j, uFirst);
         int mark = g.edges;
-        int e = why == -2 ? g.addEdge(ux, uy, EdgeKind.WW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN)
-                : g.addEdge(why, uy, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
+        int e = why == -2 ? g.addEdge(a, b, EdgeKind.WW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN)
+                : g.addEdge(why, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
         int[] cyc = Paths.cycleThrough(g, si, e);
         Cycle c = copy(cyc);
         g.truncate(mark);
@@ -307,6 +411,12 @@ final class PolygraphSolver {
     // ---- step 3: SAT over the open pairs ----
 
     private Outcome sat() {
+        // Start from the order the hint gives each open pair (in a real execution the commit order mostly follows
+        // completion time). A variable is true when its pair goes against the hint, so the solver's default
+        // polarity, false, starts from the hinted order, and phase saving stays near it: on valid histories the
+        // first models are nearly right, and few cycles need learning.
+        boolean[] hintUFirst = new boolean[cons];
+        for (int i = 0; i < cons; i++) hintUFirst[i] = g.hint == null || g.hint[cu[i]] <= g.hint[cv[i]];
         ISolver solver = SolverFactory.newDefault();
         solver.newVar(cons);
         int secondsLeft = (int) Math.max(1, (limits.deadlineNanos() - System.nanoTime()) / 1_000_000_000L);
@@ -325,21 +435,22 @@ final class PolygraphSolver {
                     return violation(minimalCore(clauses, learned));
                 }
                 int[] model = solver.model();
-                boolean[] xFirst = new boolean[cons];
+                boolean[] against = new boolean[cons];
                 for (int lit : model) {
                     int v = Math.abs(lit) - 1;
-                    if (v < cons) xFirst[v] = lit > 0;
+                    if (v < cons) against[v] = lit > 0;
                 }
                 g.truncate(base);
                 int[] owner = new int[16];
                 for (int i = 0; i < cons; i++) {
-                    int x = xFirst[i] ? cx[i] : cy[i], y = xFirst[i] ? cy[i] : cx[i];
+                    boolean uFirst = hintUFirst[i] != against[i];
                     int start = g.edges;
-                    addSide(x, y);
+                    addSide(i, uFirst);
                     if (owner.length < g.edges - base) owner = Arrays.copyOf(owner, Math.max(owner.length * 2, g.edges - base));
-                    for (int e = start; e < g.edges; e++) owner[e - base] = xFirst[i] ? i + 1 : -(i + 1);
+                    // The literal that blocks this choice: var i true when it was false, and the other way round.
+                    for (int e = start; e < g.edges; e++) owner[e - base] = against[i] ? -(i + 1) : i + 1;
                 }
-                List<int[]> cycles = Paths.someCycles(g, si, 32, limits.cycleBudget());
+                List<int[]> cycles = Paths.someCycles(g, si, base, 1024, limits.cycleBudget());
                 if (cycles.isEmpty()) {
                     g.truncate(base);
                     return new Outcome.Acyclic(stats);
@@ -349,7 +460,7 @@ final class PolygraphSolver {
                     List<Integer> lits = new ArrayList<>();
                     for (int e : cyc) {
                         if (e < base) continue;
-                        int lit = -owner[e - base];
+                        int lit = owner[e - base];
                         if (!lits.contains(lit)) lits.add(lit);
                     }
                     if (lits.isEmpty()) { // only known edges: cannot happen after pruning, but is a violation
@@ -374,13 +485,17 @@ final class PolygraphSolver {
         }
     }
 
-    /** Adds the edges of "x before y" as tentative (CHOSEN) edges. */
-    private void addSide(int x, int y) {
-        int ux = g.wNode[x], uy = g.wNode[y];
-        g.addEdge(ux, uy, EdgeKind.WW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
-        for (int j = g.rStart[x]; j < g.rStart[x + 1]; j++) {
-            int r = g.rNode[j];
-            if (r != uy) g.addEdge(r, uy, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
+    /** Adds the edges of open pair i's order as tentative (CHOSEN) edges. */
+    private void addSide(int i, boolean uFirst) {
+        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
+        int h0 = chead[i];
+        g.addEdge(a, b, EdgeKind.WW, g.wVer[first(h0, uFirst)], g.wVer[second(h0, uFirst)], Polygraph.CHOSEN);
+        for (int j = h0; j >= 0; j = enext[j]) {
+            int x = first(j, uFirst), y = second(j, uFirst);
+            for (int q = g.rStart[x]; q < g.rStart[x + 1]; q++) {
+                int r = g.rNode[q];
+                if (r != b) g.addEdge(r, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
+            }
         }
     }
 

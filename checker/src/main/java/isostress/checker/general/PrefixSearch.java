@@ -65,7 +65,16 @@ public final class PrefixSearch {
 
     /** Decides {@code mode} for {@code h}, visiting at most {@code budget} states. */
     public static Outcome check(SearchHistory h, Mode mode, long budget) {
-        return new PrefixSearch(h, mode).run(budget);
+        return new PrefixSearch(h, mode).run(budget, null);
+    }
+
+    /**
+     * As {@link #check(SearchHistory, Mode, long)}, trying at each step the sessions whose next transaction has the
+     * lowest {@code priority} first (e.g. its completion time: the commit order of a real execution mostly follows
+     * it). The order of moves changes only how soon a valid order is found, never the answer.
+     */
+    public static Outcome check(SearchHistory h, Mode mode, long budget, int[] priority) {
+        return new PrefixSearch(h, mode).run(budget, priority);
     }
 
     private int readers(int src, int key) {
@@ -73,24 +82,29 @@ public final class PrefixSearch {
         return c == LongPairIntMap.MISSING ? 0 : c;
     }
 
-    private Outcome run(long budget) {
+    private Outcome run(long budget, int[] priority) {
         boolean split = mode != Mode.SER;
         int total = split ? 2 * h.n : h.n;
         int[] nextTry = new int[total + 1];
         int[] logStart = new int[total + 1];
+        int S = h.sessions;
+        // order[depth * S + i]: the i-th session to try at that depth.
+        int[] order = new int[(total + 1) * S];
         Set<StateKey> failed = new HashSet<>();
         int depth = 0;
         long states = 0;
+        orderSessions(order, 0, priority);
         while (true) {
             if (depth == total) return new Outcome(Answer.VALID, states);
             int found = -1;
-            for (int s = nextTry[depth]; s < h.sessions; s++) {
+            for (int i = nextTry[depth]; i < S; i++) {
+                int s = order[depth * S + i];
                 if (!tryMove(s)) continue;
                 if (failed.contains(new StateKey(pos))) {
                     undo(logStart[depth]);
                     continue;
                 }
-                found = s;
+                found = i;
                 break;
             }
             if (found >= 0) {
@@ -98,6 +112,7 @@ public final class PrefixSearch {
                 depth++;
                 nextTry[depth] = 0;
                 logStart[depth] = logTop;
+                orderSessions(order, depth, priority);
                 if (++states > budget) return new Outcome(Answer.UNKNOWN, states);
             } else {
                 failed.add(new StateKey(pos.clone()));
@@ -106,6 +121,26 @@ public final class PrefixSearch {
                 undo(logStart[depth]);
             }
         }
+    }
+
+    /** Fills the session order of {@code depth}: by the priority of each session's next transaction, or by index. */
+    private void orderSessions(int[] order, int depth, int[] priority) {
+        int S = h.sessions, base = depth * S;
+        for (int s = 0; s < S; s++) order[base + s] = s;
+        if (priority == null) return;
+        boolean split = mode != Mode.SER;
+        long[] keyed = new long[S];
+        for (int s = 0; s < S; s++) {
+            int len = h.sessionStart[s + 1] - h.sessionStart[s];
+            int step = pos[s];
+            long p = Integer.MAX_VALUE;
+            if (step < (split ? 2 * len : len)) {
+                p = 2L * priority[h.sessionTxns[h.sessionStart[s] + (split ? step / 2 : step)]] + (split ? step % 2 : 0);
+            }
+            keyed[s] = (p << 20) | s;
+        }
+        Arrays.sort(keyed);
+        for (int s = 0; s < S; s++) order[base + s] = (int) (keyed[s] & ((1 << 20) - 1));
     }
 
     /** Applies the next move of session s if it is a valid extension; logs what to undo. */

@@ -135,6 +135,18 @@ public final class History implements Iterable<Txn> {
         return Arrays.copyOfRange(listValues, listStart[l], listStart[l + 1]);
     }
 
+    /** The number of elements a list read returned (without copying them), or -1 when not known. */
+    public int listLength(int op) {
+        if (opValueNull(op)) return -1;
+        int l = (int) opValue[op];
+        return listStart[l + 1] - listStart[l];
+    }
+
+    /** Element {@code i} of what list read {@code op} returned (without copying). */
+    public long listValue(int op, int i) {
+        return listValues[listStart[(int) opValue[op]] + i];
+    }
+
     /** The micro-op at {@code op} as a record. */
     public MicroOp op(int op) {
         long k = opKey[op];

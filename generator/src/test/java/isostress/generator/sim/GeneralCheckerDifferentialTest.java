@@ -57,8 +57,97 @@ class GeneralCheckerDifferentialTest {
         tally.assertAgreement(count, levels);
     }
 
+    /**
+     * The SAT search on its own: pruning off, so every pair of writers goes to Sat4j and the lazy cycle learning
+     * (with minimal cores) decides, on histories small enough for the reference.
+     */
+    @Test
+    void satSearchWithoutPruningAgreesWithTheReference() {
+        int count = Integer.getInteger("isostress.gdiff.sat", 20_000);
+        IsolationLevel[] levels = ListBruteForceChecker.LEVELS.toArray(new IsolationLevel[0]);
+        CheckOptions noPruning = CheckOptions.DEFAULTS.withPolygraphPruning(false);
+        Tally registers = run(count, levels, SIM_LEVELS, GeneralSimulation.Workload.RW_REGISTER, noPruning);
+        registers.print("rw-register, SAT without pruning", levels);
+        registers.assertAgreement(count, levels);
+        Tally lists = run(count / 2, levels, LIST_SIM_LEVELS, GeneralSimulation.Workload.LIST_APPEND, noPruning);
+        lists.print("list-append, SAT without pruning", levels);
+        lists.assertAgreement(count / 2, levels);
+    }
+
+    /**
+     * Medium histories (tens of transactions per session, too big for the brute-force references) against Biswas &amp;
+     * Enea's exact prefix search, which shares nothing with the polygraph but the compiled reads: PC, SI and SER.
+     * Histories with reads no execution allows are left out (the search ignores such reads; the checker rejects
+     * them before any search). Registers only: the search knows nothing of the append order a list shows, so on
+     * lists it is weaker than the list semantics (lists have their own reference, {@link ListBruteForceChecker}).
+     */
+    @Test
+    void polygraphAgreesWithTheExactSearchOnMediumHistories() {
+        int count = Integer.getInteger("isostress.gdiff.medium", 2_000);
+        IsolationLevel[] levels = {IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE};
+        Tally tally = new Tally(levels.length);
+        java.util.concurrent.atomic.AtomicLong skipped = new java.util.concurrent.atomic.AtomicLong();
+        LongStream.range(0, count).parallel().forEach(seed -> {
+            SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
+            GeneralSimulation.Level sim = new GeneralSimulation.Level[] {GeneralSimulation.Level.PREFIX,
+                    GeneralSimulation.Level.SNAPSHOT_ISOLATION, GeneralSimulation.Level.SERIALIZABLE}[(int) (seed % 3)];
+            int sessions = 3 + rnd.nextInt(3);
+            GeneralSimulation.Config cfg = new GeneralSimulation.Config(sessions * (10 + rnd.nextInt(30)), sessions,
+                    2 + rnd.nextInt(5), false, 0.3 + 0.4 * rnd.nextDouble(),
+                    new isostress.generator.KeyDistribution.Uniform(3 + rnd.nextInt(6)),
+                    GeneralSimulation.Workload.RW_REGISTER,
+                    sim, 0, 0, rnd.nextLong());
+            History h = GeneralSimulation.history(cfg);
+            boolean mutated = rnd.nextBoolean();
+            if (mutated) for (int i = 0, m = 1 + rnd.nextInt(3); i < m; i++) h = HistoryMutations.any(h, rnd);
+            tally.kinds.incrementAndGet(mutated ? 1 : 0);
+            Result all = Checker.checkGeneral(h, List.of(levels), CheckOptions.DEFAULTS);
+            if (all.anomalies().stream().anyMatch(a -> !a.type().cycle()
+                    && a.type() != isostress.checker.model.AnomalyType.LOST_UPDATE)) {
+                skipped.incrementAndGet();
+                return;
+            }
+            isostress.checker.index.AnomalyLog log = new isostress.checker.index.AnomalyLog(h, 1);
+            isostress.checker.general.Observations o = isostress.checker.general.ListAppendIndex.isListHistory(h)
+                    ? isostress.checker.general.ListAppendIndex.of(h, log)
+                    : isostress.checker.general.Observations.of(isostress.checker.index.RegisterIndex.of(h, log));
+            for (int i = 0; i < levels.length; i++) {
+                IsolationLevel l = levels[i];
+                isostress.checker.general.PrefixSearch.Mode mode = l == IsolationLevel.PREFIX
+                        ? isostress.checker.general.PrefixSearch.Mode.PC : l == IsolationLevel.SNAPSHOT_ISOLATION
+                        ? isostress.checker.general.PrefixSearch.Mode.SI : isostress.checker.general.PrefixSearch.Mode.SER;
+                isostress.checker.general.PrefixSearch.Outcome exact =
+                        isostress.checker.general.ExactSearch.check(o, mode, 5_000_000);
+                Verdict fast = Checker.checkGeneral(h, List.of(l), CheckOptions.DEFAULTS).level(l).verdict();
+                if (exact.answer() == isostress.checker.general.PrefixSearch.Answer.UNKNOWN || fast == Verdict.UNKNOWN) {
+                    tally.unknown.incrementAndGet(i);
+                } else if ((exact.answer() == isostress.checker.general.PrefixSearch.Answer.VALID) != (fast == Verdict.VALID)) {
+                    tally.disagreements.add("seed " + seed + " at " + l + ": exact " + exact.answer() + ", polygraph "
+                            + fast + "\n" + MiniCheckerDifferentialTest.describe(h));
+                } else if (fast == Verdict.VALID) {
+                    tally.valid.incrementAndGet(i);
+                } else {
+                    tally.invalid.incrementAndGet(i);
+                }
+            }
+        });
+        tally.print("medium histories vs exact prefix search (" + skipped.get() + " with non-cycle anomalies left out)",
+                levels);
+        assertTrue(tally.disagreements.isEmpty(), tally.disagreements.size() + " disagreements; first ones:\n"
+                + tally.disagreements.stream().limit(2).collect(Collectors.joining("\n")));
+        for (int i = 0; i < levels.length; i++) {
+            assertTrue(tally.valid.get(i) > count / 20 && tally.invalid.get(i) > count / 20,
+                    "too few decided histories at " + levels[i]);
+        }
+    }
+
     private Tally run(int count, IsolationLevel[] levels, GeneralSimulation.Level[] sims,
                       GeneralSimulation.Workload workload) {
+        return run(count, levels, sims, workload, CheckOptions.DEFAULTS);
+    }
+
+    private Tally run(int count, IsolationLevel[] levels, GeneralSimulation.Level[] sims,
+                      GeneralSimulation.Workload workload, CheckOptions options) {
         Tally tally = new Tally(levels.length);
         LongStream.range(0, count).parallel().forEach(seed -> {
             SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + workload.ordinal());
@@ -72,10 +161,10 @@ class GeneralCheckerDifferentialTest {
             tally.kinds.incrementAndGet(mutated ? 1 : 0);
             Map<IsolationLevel, Boolean> ref = workload == GeneralSimulation.Workload.LIST_APPEND
                     ? ListBruteForceChecker.check(h) : BruteForceChecker.check(h);
-            Result all = Checker.checkGeneral(h, List.of(levels), CheckOptions.DEFAULTS);
+            Result all = Checker.checkGeneral(h, List.of(levels), options);
             for (int i = 0; i < levels.length; i++) {
                 IsolationLevel l = levels[i];
-                Result alone = Checker.checkGeneral(h, List.of(l), CheckOptions.DEFAULTS);
+                Result alone = Checker.checkGeneral(h, List.of(l), options);
                 Verdict fast = alone.level(l).verdict();
                 Verdict together = all.level(l).verdict();
                 boolean expected = ref.get(l);
