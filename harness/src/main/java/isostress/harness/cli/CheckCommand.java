@@ -53,6 +53,16 @@ public final class CheckCommand implements Callable<Integer> {
             description = "States a search may visit before answering unknown (default ${DEFAULT-VALUE}).")
     long searchBudget;
 
+    @Option(names = "--solver-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "Time the general checker's pruning and SAT search may take per level before answering "
+                    + "unknown (default ${DEFAULT-VALUE}).")
+    long solverTimeout;
+
+    @Option(names = "--max-open-pairs", paramLabel = "N", defaultValue = "50000000",
+            description = "Pairs of writes of a key that reachability leaves unordered, at most, before the general "
+                    + "checker answers unknown (a memory bound; default ${DEFAULT-VALUE}).")
+    long maxOpenPairs;
+
     @Override
     public Integer call() throws Exception {
         HistoryFormat fmt = format == null ? HistoryFormat.detect(file) : parseFormat(format);
@@ -60,7 +70,8 @@ public final class CheckCommand implements Callable<Integer> {
         History h = fmt.read(file);
         long parseMs = (System.nanoTime() - t0) / 1_000_000;
         List<IsolationLevel> ls = levels.isEmpty() ? Checker.defaultLevels(h) : parseLevels(levels);
-        CheckOptions opts = CheckOptions.DEFAULTS.withAnomaliesPerType(maxAnomalies).withSearchBudget(searchBudget);
+        CheckOptions opts = CheckOptions.DEFAULTS.withAnomaliesPerType(maxAnomalies).withSearchBudget(searchBudget)
+                .withSolverTimeoutMillis(solverTimeout * 1000).withMaxOpenPairs(maxOpenPairs);
         Result r = Checker.check(h, ls, opts);
         r.stats().put("parse_ms", parseMs);
         ResultWriter.report(r, h, fmt, file, output, spec.commandLine().getOut());

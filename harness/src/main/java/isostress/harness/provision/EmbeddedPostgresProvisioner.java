@@ -36,7 +36,11 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
                 .setPort(freePort())
                 .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .setServerConfig("max_connections", String.valueOf(Math.max(100, maxClients + 20)));
+                .setServerConfig("max_connections", String.valueOf(Math.max(100, maxClients + 20)))
+                // Stress workloads on hot keys deadlock often; PostgreSQL's 1 s default would stall every session for
+                // a second per deadlock (a list-append run at read committed spent minutes waiting). A campaign's
+                // settings override it.
+                .setServerConfig("deadlock_timeout", "20ms");
         for (Map.Entry<String, String> e : db.settings().entrySet()) b.setServerConfig(e.getKey(), e.getValue());
         EmbeddedPostgres pg;
         try {
