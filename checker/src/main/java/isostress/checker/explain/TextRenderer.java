@@ -38,7 +38,8 @@ public final class TextRenderer {
         if (!a.premises().isEmpty()) {
             StepExplainer ex = new StepExplainer(Explainer.txnsById(a));
             for (Premise p : a.premises()) {
-                sb.append("Where ").append(p.claim()).append(p.steps().isEmpty() ? "\n" : ":\n");
+                String claim = Character.toUpperCase(p.claim().charAt(0)) + p.claim().substring(1);
+                sb.append(claim).append(p.steps().isEmpty() ? ".\n" : ":\n");
                 for (Step s : p.steps()) {
                     sb.append("    T").append(s.from()).append(" -").append(s.kind().shortName()).append("-> T")
                       .append(s.to()).append(": ").append(ex.explain(s)).append('\n');

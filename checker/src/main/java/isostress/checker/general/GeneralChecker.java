@@ -143,9 +143,19 @@ public final class GeneralChecker extends LevelEvaluation {
         PolygraphSolver.Stats st = out instanceof PolygraphSolver.Outcome.Acyclic a ? a.stats()
                 : out instanceof PolygraphSolver.Outcome.Violation v ? v.stats()
                 : ((PolygraphSolver.Outcome.Unknown) out).stats();
-        stats.put(l.alias() + "_polygraph", Map.of("nodes", built.g().n, "edges", built.g().edges,
-                "unordered_pairs", st.constraints, "forced", st.forced, "open_after_pruning", st.openAfterPruning,
-                "rounds", st.rounds, "sat_iterations", st.satIterations, "prune_ms", st.pruneMs, "sat_ms", st.satMs));
+        Map<String, Object> ps = new java.util.LinkedHashMap<>();
+        ps.put("nodes", built.g().n);
+        ps.put("edges", built.g().edges);
+        ps.put("unordered_pairs", st.constraints);
+        ps.put("forced", st.forced);
+        ps.put("open_after_pruning", st.openAfterPruning);
+        ps.put("rounds", st.rounds);
+        ps.put("prune_ms", st.pruneMs);
+        ps.put("sat_iterations", st.satIterations);
+        ps.put("learned_cycles", st.learnedCycles);
+        ps.put("sat_ms", st.satMs);
+        ps.put("sat4j_ms", st.solverNanos / 1_000_000);
+        stats.put(l.alias() + "_polygraph", ps);
         String how = st.openAfterPruning == 0 ? "pruning left no open order"
                 : st.openAfterPruning + " open order(s) after pruning, decided by SAT in " + st.satIterations
                 + " iteration(s)";

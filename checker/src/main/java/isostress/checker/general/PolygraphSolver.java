@@ -58,6 +58,8 @@ final class PolygraphSolver {
     static final class Stats {
         int rounds, constraints, forced, frontierEdges, openAfterPruning, satIterations, learnedCycles;
         long pruneMs, satMs;
+        /** Time inside the SAT solver itself (the rest of the SAT phase is building graphs and finding cycles). */
+        long solverNanos;
 
         @Override
         public String toString() {
@@ -431,7 +433,10 @@ final class PolygraphSolver {
                             + " iterations (" + cons + " open pairs of writes)");
                 }
                 stats.satIterations++;
-                if (!solver.isSatisfiable()) {
+                long s0 = System.nanoTime();
+                boolean sat = solver.isSatisfiable();
+                stats.solverNanos += System.nanoTime() - s0;
+                if (!sat) {
                     return violation(minimalCore(clauses, learned));
                 }
                 int[] model = solver.model();
