@@ -36,16 +36,12 @@ public final class Checker {
         if (levels.isEmpty()) throw new IllegalArgumentException("no level to check");
         long t0 = System.nanoTime();
         AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
-        if (ListAppendIndex.isListHistory(history)) {
-            Observations o = ListAppendIndex.of(history, anomalies);
-            return withIndexTime(GeneralChecker.check(history, anomalies, o, levels, options, LIST_APPEND), t0);
-        }
+        if (ListAppendIndex.isListHistory(history)) return general(history, anomalies, null, levels, options, t0);
         RegisterIndex m = RegisterIndex.of(history, anomalies);
         if (m.blindWrites == 0 && m.undeterminedWrites == 0) {
             return withIndexTime(MiniChecker.check(history, anomalies, m, levels, options), t0);
         }
-        return withIndexTime(GeneralChecker.check(history, anomalies, Observations.of(m), levels, options,
-                RW_REGISTER), t0);
+        return general(history, anomalies, m, levels, options, t0);
     }
 
     /**
@@ -56,13 +52,16 @@ public final class Checker {
         if (levels.isEmpty()) throw new IllegalArgumentException("no level to check");
         long t0 = System.nanoTime();
         AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
-        if (ListAppendIndex.isListHistory(history)) {
-            Observations o = ListAppendIndex.of(history, anomalies);
-            return withIndexTime(GeneralChecker.check(history, anomalies, o, levels, options, LIST_APPEND), t0);
-        }
-        RegisterIndex m = RegisterIndex.of(history, anomalies);
-        return withIndexTime(GeneralChecker.check(history, anomalies, Observations.of(m), levels, options,
-                RW_REGISTER), t0);
+        RegisterIndex m = ListAppendIndex.isListHistory(history) ? null : RegisterIndex.of(history, anomalies);
+        return general(history, anomalies, m, levels, options, t0);
+    }
+
+    /** The general checker on a register history compiled as {@code m}, or on a list history ({@code m} null). */
+    private static Result general(History history, AnomalyLog anomalies, RegisterIndex m,
+                                  Collection<IsolationLevel> levels, CheckOptions options, long t0) {
+        Observations o = m == null ? ListAppendIndex.of(history, anomalies) : Observations.of(m);
+        return withIndexTime(GeneralChecker.check(history, anomalies, o, levels, options,
+                m == null ? LIST_APPEND : RW_REGISTER), t0);
     }
 
     /** The shape names a result reports, saying which algorithm family decided it. */

@@ -179,19 +179,10 @@ final class CounterexampleBuilder {
     }
 
     private List<Step> stepsOf(int[] edgeIds) {
-        int k = edgeIds.length;
-        int[] f = new int[k], t = new int[k], a = new int[k], b = new int[k], order = new int[k];
-        byte[] kd = new byte[k];
-        for (int i = 0; i < k; i++) {
-            int e = edgeIds[i];
-            f[i] = g.from[e];
-            t[i] = g.to[e];
-            a[i] = g.v1[e];
-            b[i] = g.v2[e];
-            kd[i] = g.kind[e];
-            order[i] = i;
-        }
-        return fold(order, f, t, kd, a, b);
+        PolygraphSolver.Cycle c = PolygraphSolver.Cycle.of(g, edgeIds);
+        int[] order = new int[edgeIds.length];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        return fold(order, c.from(), c.to(), c.kind(), c.v1(), c.v2());
     }
 
     private List<Step> fold(int[] order, int[] from, int[] to, byte[] kind, int[] v1, int[] v2) {

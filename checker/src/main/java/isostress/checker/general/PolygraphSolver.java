@@ -76,6 +76,24 @@ final class PolygraphSolver {
         int size() {
             return from.length;
         }
+
+        /** Copies of edges {@code edgeIds} of {@code g}, for cycles and paths that outlive the tentative edges. */
+        static Cycle of(Polygraph g, int[] edgeIds) {
+            int k = edgeIds.length;
+            int[] f = new int[k], t = new int[k], a = new int[k], b = new int[k], id = new int[k];
+            byte[] kd = new byte[k], or = new byte[k];
+            for (int i = 0; i < k; i++) {
+                int e = edgeIds[i];
+                f[i] = g.from[e];
+                t[i] = g.to[e];
+                a[i] = g.v1[e];
+                b[i] = g.v2[e];
+                kd[i] = g.kind[e];
+                or[i] = g.origin[e];
+                id[i] = g.origin[e] == Polygraph.CHOSEN ? -1 : e;
+            }
+            return new Cycle(f, t, kd, a, b, or, id);
+        }
     }
 
     /**
@@ -260,15 +278,7 @@ final class PolygraphSolver {
                         // SER: two writes nobody read may go in either order. Their ww edge adds nothing else, so
                         // orienting them along any topological order of the final graph keeps it acyclic.
                         if (!si && !xRead && g.rStart[y] == g.rStart[y + 1]) continue;
-                        int v = g.wNode[y];
-                        int c = pairOf.get(Math.min(u, v), Math.max(u, v));
-                        if (c == isostress.checker.history.LongPairIntMap.MISSING) {
-                            if (cons >= limits.maxConstraints()) return false;
-                            c = cons;
-                            pairOf.put(Math.min(u, v), Math.max(u, v), c);
-                            addConstraint(u, v);
-                        }
-                        if (cu[c] == u) addEntry(c, x, y); else addEntry(c, y, x);
+                        if (!pair(pairOf, x, y)) return false;
                     }
                 }
             }
@@ -284,18 +294,24 @@ final class PolygraphSolver {
             for (int x = g.wStart[k]; x < g.wStart[k + 1]; x++) {
                 for (int y = x + 1; y < g.wStart[k + 1]; y++) {
                     if (!si && g.rStart[x] == g.rStart[x + 1] && g.rStart[y] == g.rStart[y + 1]) continue;
-                    int u = g.wNode[x], v = g.wNode[y];
-                    int c = pairOf.get(Math.min(u, v), Math.max(u, v));
-                    if (c == isostress.checker.history.LongPairIntMap.MISSING) {
-                        if (cons >= limits.maxConstraints()) return false;
-                        c = cons;
-                        pairOf.put(Math.min(u, v), Math.max(u, v), c);
-                        addConstraint(u, v);
-                    }
-                    if (cu[c] == u) addEntry(c, x, y); else addEntry(c, y, x);
+                    if (!pair(pairOf, x, y)) return false;
                 }
             }
         }
+        return true;
+    }
+
+    /** Adds writers x and y to the open pair of their nodes (created on first use); false when over the limit. */
+    private boolean pair(isostress.checker.history.LongPairIntMap pairOf, int x, int y) {
+        int u = g.wNode[x], v = g.wNode[y];
+        int c = pairOf.get(Math.min(u, v), Math.max(u, v));
+        if (c == isostress.checker.history.LongPairIntMap.MISSING) {
+            if (cons >= limits.maxConstraints()) return false;
+            c = cons;
+            pairOf.put(Math.min(u, v), Math.max(u, v), c);
+            addConstraint(u, v);
+        }
+        if (cu[c] == u) addEntry(c, x, y); else addEntry(c, y, x);
         return true;
     }
 
@@ -538,20 +554,8 @@ final class PolygraphSolver {
     // ---- cycles as data ----
 
     private Cycle copy(int[] edgeIds) {
-        int k = edgeIds.length;
-        int[] f = new int[k], t = new int[k], a = new int[k], b = new int[k], id = new int[k];
-        byte[] kd = new byte[k], or = new byte[k];
-        for (int i = 0; i < k; i++) {
-            int e = edgeIds[i];
-            f[i] = g.from[e];
-            t[i] = g.to[e];
-            a[i] = g.v1[e];
-            b[i] = g.v2[e];
-            kd[i] = g.kind[e];
-            or[i] = g.origin[e];
-            id[i] = g.origin[e] == Polygraph.CHOSEN ? -1 : e;
-        }
-        return new Cycle(f, t, kd, a, b, or, id);
+        return Cycle.of(g, edgeIds);
     }
+
 
 }

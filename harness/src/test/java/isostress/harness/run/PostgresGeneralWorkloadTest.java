@@ -3,7 +3,8 @@ package isostress.harness.run;
 import isostress.checker.Checker;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Verdict;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -37,43 +38,23 @@ class PostgresGeneralWorkloadTest {
         return o.result().level(l).verdict();
     }
 
-    @Test
-    void rwRegisterUnderReadCommittedViolatesSnapshotIsolation() throws Exception {
-        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml("rw-register", "read-committed", 3000, 10,
+    @ParameterizedTest
+    @ValueSource(strings = {"rw-register", "list-append"})
+    void readCommittedViolatesSnapshotIsolation(String type) throws Exception {
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml(type, "read-committed", 3000, 10,
                 "[read-committed, snapshot-isolation]")));
         assertNull(o.error(), o.error());
-        assertEquals(Checker.RW_REGISTER, o.result().shape());
+        assertEquals(type.equals("rw-register") ? Checker.RW_REGISTER : Checker.LIST_APPEND, o.result().shape());
         assertEquals(Verdict.VALID, verdict(o, READ_COMMITTED), o.result().level(READ_COMMITTED).reason());
         assertEquals(Verdict.INVALID, verdict(o, SNAPSHOT_ISOLATION));
         assertTrue(!o.result().anomalies().isEmpty(), "a counterexample is listed");
         assertEquals(1, o.exitStatus());
     }
 
-    @Test
-    void listAppendUnderReadCommittedViolatesSnapshotIsolation() throws Exception {
-        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml("list-append", "read-committed", 3000, 10,
-                "[read-committed, snapshot-isolation]")));
-        assertNull(o.error(), o.error());
-        assertEquals(Checker.LIST_APPEND, o.result().shape());
-        assertEquals(Verdict.VALID, verdict(o, READ_COMMITTED), o.result().level(READ_COMMITTED).reason());
-        assertEquals(Verdict.INVALID, verdict(o, SNAPSHOT_ISOLATION));
-        assertEquals(1, o.exitStatus());
-    }
-
-    @Test
-    void rwRegisterUnderSerializableIsClean() throws Exception {
-        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml("rw-register", "serializable", 4000, 50,
-                "[serializable, strict-serializable]")));
-        assertNull(o.error(), o.error());
-        assertTrue(o.stats().committed() >= 2000, "committed " + o.stats().committed());
-        assertEquals(Verdict.VALID, verdict(o, SERIALIZABLE), o.result().level(SERIALIZABLE).reason());
-        assertEquals(Verdict.VALID, verdict(o, STRICT_SERIALIZABLE), o.result().level(STRICT_SERIALIZABLE).reason());
-        assertEquals(0, o.exitStatus());
-    }
-
-    @Test
-    void listAppendUnderSerializableIsClean() throws Exception {
-        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml("list-append", "serializable", 4000, 50,
+    @ParameterizedTest
+    @ValueSource(strings = {"rw-register", "list-append"})
+    void serializableIsClean(String type) throws Exception {
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml(type, "serializable", 4000, 50,
                 "[serializable, strict-serializable]")));
         assertNull(o.error(), o.error());
         assertTrue(o.stats().committed() >= 2000, "committed " + o.stats().committed());
