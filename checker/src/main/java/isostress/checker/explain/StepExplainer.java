@@ -26,7 +26,7 @@ public final class StepExplainer {
         switch (s.kind()) {
             case WR:
                 if (list) {
-                    return b + "'s read of key " + s.key() + " ends with " + s.value() + ", appended by " + a;
+                    return b + "'s read of key " + s.key() + " shows " + s.value() + ", appended by " + a;
                 }
                 return b + " read key " + s.key() + " = " + value(s) + ", written by " + a;
             case WW:

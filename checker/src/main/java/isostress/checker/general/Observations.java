@@ -49,6 +49,8 @@ public final class Observations {
     public final int[] chain;
     /** True for list-append histories (explanations speak of lists). */
     public final boolean lists;
+    /** Per version, its position in its key's chain, or -1. */
+    private int[] chainPos;
     private final ValueNames names;
     private final java.util.function.LongToIntFunction keyIds;
 
@@ -97,6 +99,36 @@ public final class Observations {
     /** The value that identifies version v: the register value, or the list's last element. */
     public Long value(int v) {
         return names.value(v);
+    }
+
+    /**
+     * How many transactions read {@code i} (an index into the reads) observed: a register read observes its
+     * version's writer; a list read observes the writer of every element it shows, the key's chain up to the version
+     * read (Biswas &amp; Enea's wr holds for each of them, which matters to read atomic and causal consistency).
+     */
+    public int observedCount(int i) {
+        int v = readVer[i];
+        if (isInitial(v)) return 0;
+        if (chain == null) return 1;
+        int p = chainPosition(v);
+        return p < 0 ? 1 : p + 1;
+    }
+
+    /** The {@code j}-th transaction read {@code i} observed (see {@link #observedCount}). */
+    public int observedWriter(int i, int j) {
+        int v = readVer[i];
+        if (chain == null || chainPosition(v) < 0) return verTxn[v];
+        return verTxn[chain[chainStart[verKey[v]] + j]];
+    }
+
+    private int chainPosition(int v) {
+        if (chainPos == null) {
+            int[] p = new int[versions];
+            java.util.Arrays.fill(p, -1);
+            for (int k = 0; k < keys; k++) for (int i = chainStart[k]; i < chainStart[k + 1]; i++) p[chain[i]] = i - chainStart[k];
+            chainPos = p;
+        }
+        return chainPos[v];
     }
 
     /** The version transaction t wrote of key k, or -1. */

@@ -74,7 +74,6 @@ final class Saturation {
             causal = causalPasts();
             if (causal == null) return violations + cycles(); // so ∪ wr is cyclic: every level fails
         }
-        int[] lastWriterCache = level == IsolationLevel.READ_ATOMIC ? new int[0] : null;
         WriterIndex writers = new WriterIndex(o, ss);
         for (int t3 = 0; t3 < o.n; t3++) {
             if (!o.included[t3]) continue;
@@ -85,14 +84,17 @@ final class Saturation {
                 switch (level) {
                     case READ_COMMITTED:
                         for (int j = r0; j < i; j++) {
-                            int t2 = o.verTxn[o.readVer[j]];
-                            if (t2 >= 0) axiom(t2, t1, t3, x, v, j);
+                            for (int q = 0, c = o.observedCount(j); q < c; q++) {
+                                axiom(o.observedWriter(j, q), t1, t3, x, v, j);
+                            }
                         }
                         break;
                     case READ_ATOMIC: {
                         for (int j = r0; j < r1; j++) {
-                            int t2 = o.verTxn[o.readVer[j]];
-                            if (t2 >= 0 && t2 != t3) axiom(t2, t1, t3, x, v, j);
+                            for (int q = 0, c = o.observedCount(j); q < c; q++) {
+                                int t2 = o.observedWriter(j, q);
+                                if (t2 != t3) axiom(t2, t1, t3, x, v, j);
+                            }
                         }
                         int prev = writers.lastBefore(x, ss.session[t3], ss.pos[t3] - 1);
                         if (prev >= 0) axiom(prev, t1, t3, x, v, -1);
@@ -140,8 +142,9 @@ final class Saturation {
     /** How T3 observed T2: the read, session order, or a causal chain. */
     private List<Step> observation(int t2, int t3, int why) {
         if (why >= 0) {
-            int ver = o.readVer[why];
-            return List.of(new Step(t2, t3, EdgeKind.WR, o.keyOf[o.readKey[why]], o.value(ver), null, false, -1));
+            int k = o.readKey[why];
+            int ver = o.lists ? o.written(t2, k) : o.readVer[why]; // a list read shows each writer's own element
+            return List.of(new Step(t2, t3, EdgeKind.WR, o.keyOf[k], o.value(ver), null, false, -1));
         }
         if (why == -1) return List.of(Step.of(t2, t3, EdgeKind.SO));
         int[] path = Paths.shortestPath(Csr.build(o.n, from, to, null, baseEdgeCount), new int[] {t2},
@@ -189,28 +192,38 @@ final class Saturation {
         }
     }
 
-    /** Causal past of each committed transaction as a vector: per session, the last position in it (-1: none). */
+    /**
+     * Causal past of each committed transaction as a vector: per session, the last position in it (-1: none). The
+     * past joins each session predecessor's and each observed writer's, with them; computed in a topological order
+     * of so ∪ wr ∪ ww (ww orders a list's writers before those who read past them); null when that graph is cyclic.
+     */
     private int[][] causalPasts() {
-        Csr csr = Csr.build(o.n, from, to, null, baseEdgeCount);
+        Csr csr = Csr.build(o.n, from, to, null, edges);
         int[] order = Reachability.topological(csr);
         if (order == null) return null;
         int S = ss.count;
         int[][] past = new int[o.n][];
-        // Forward: the past of v joins the past of each predecessor and the predecessor itself.
-        Csr rev = Csr.build(o.n, to, from, null, baseEdgeCount);
         for (int v : order) {
             if (!o.included[v]) continue;
             int[] p = new int[S];
             Arrays.fill(p, -1);
-            for (int q = rev.off[v]; q < rev.off[v + 1]; q++) {
-                int u = rev.tgt[q];
-                int[] pu = past[u];
-                for (int s = 0; s < S; s++) if (pu[s] > p[s]) p[s] = pu[s];
-                if (ss.pos[u] > p[ss.session[u]]) p[ss.session[u]] = ss.pos[u];
+            int prev = ss.previous(v);
+            if (prev >= 0) join(p, past[prev], prev);
+            for (int i = o.readStart[v]; i < o.readStart[v + 1]; i++) {
+                for (int q = 0, c = o.observedCount(i); q < c; q++) {
+                    int w = o.observedWriter(i, q);
+                    if (w != v) join(p, past[w], w);
+                }
             }
             past[v] = p;
         }
         return past;
+    }
+
+    /** p := p ⊔ (past of u, and u itself). */
+    private void join(int[] p, int[] pu, int u) {
+        for (int s = 0; s < p.length; s++) if (pu[s] > p[s]) p[s] = pu[s];
+        if (ss.pos[u] > p[ss.session[u]]) p[ss.session[u]] = ss.pos[u];
     }
 
     /** Reports the cycles of so ∪ wr ∪ ww ∪ co; returns how many (one per cyclic component). */

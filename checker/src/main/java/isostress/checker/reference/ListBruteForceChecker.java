@@ -26,13 +26,20 @@ import java.util.Map;
  *   <li>PC: each transaction reads one snapshot: a prefix of the commit order ending before it, and containing its
  *       session's earlier transactions; reads return the snapshot's lists plus its own appends. SI: PC, and no
  *       transaction that commits after the snapshot and before it appends to a key it appends to.</li>
+ *   <li>RC, RA, CC: the list is stored (Elle's model): each key's committed appends form one list in commit order,
+ *       and a read returns one of its versions, a prefix (then the reader's own appends), written by transactions
+ *       committed before the reader. Biswas &amp; Enea's axioms then read "T2 precedes the version read" for "T2
+ *       commits before the writer read from": the prefix must contain the key's appends by: RC, the writers of what
+ *       the transaction's earlier reads returned; RA, its session's earlier transactions and the writers of anything
+ *       it read; CC, its causal past, the closure of session order and of "wrote an element the other read".</li>
  * </ul>
  * A read of nil in an ok or fail transaction is the empty list (Jepsen's notation); in an info one it is unknown.
- * Exponential: meant for histories of about seven transactions. RC, RA and CC are not covered.
+ * Exponential: meant for histories of about seven transactions.
  */
 public final class ListBruteForceChecker {
     /** The levels this reference decides. */
-    public static final List<IsolationLevel> LEVELS = List.of(IsolationLevel.PREFIX,
+    public static final List<IsolationLevel> LEVELS = List.of(IsolationLevel.READ_COMMITTED,
+            IsolationLevel.READ_ATOMIC, IsolationLevel.CAUSAL, IsolationLevel.PREFIX,
             IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE, IsolationLevel.STRICT_SERIALIZABLE);
 
     private final History h;
@@ -59,6 +66,9 @@ public final class ListBruteForceChecker {
             }
             int[] order = new int[committed.size()];
             boolean[] used = new boolean[committed.size()];
+            committedNow = new boolean[h.size()];
+            for (int t : committed) committedNow[t] = true;
+            pasts = causalPasts(committed);
             permute(committed, order, used, 0, valid);
             if (!valid.containsValue(false)) break;
         }
@@ -88,7 +98,14 @@ public final class ListBruteForceChecker {
         }
     }
 
+    private boolean[] committedNow;
+    private Map<Integer, java.util.Set<Integer>> pasts;
+
     private void judge(int[] order, Map<IsolationLevel, Boolean> valid) {
+        for (IsolationLevel l : new IsolationLevel[] {IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
+                IsolationLevel.CAUSAL}) {
+            if (!valid.get(l) && visibleSets(order, l)) valid.put(l, true);
+        }
         boolean ser = serial(order);
         if (ser) {
             valid.put(IsolationLevel.SERIALIZABLE, true);
@@ -111,6 +128,136 @@ public final class ListBruteForceChecker {
             if (pc) valid.put(IsolationLevel.PREFIX, true);
             if (si) valid.put(IsolationLevel.SNAPSHOT_ISOLATION, true);
         }
+    }
+
+    /** RC, RA, CC for this commit order: every read shows exactly the appends of an allowed set of writers. */
+    private boolean visibleSets(int[] order, IsolationLevel level) {
+        int[] at = new int[h.size()];
+        java.util.Arrays.fill(at, -1);
+        for (int i = 0; i < order.length; i++) at[order[i]] = i;
+        for (int t : order) {
+            java.util.Set<Integer> allObserved = new java.util.HashSet<>();
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                long[] view = view(t, o);
+                if (view == null) continue;
+                for (long e : view) {
+                    int w = appender(h.opKey(o), e);
+                    if (w < 0) return false;
+                    allObserved.add(w);
+                }
+            }
+            java.util.Set<Integer> earlier = new java.util.HashSet<>();
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                long[] view = view(t, o);
+                if (view == null) {
+                    if (isRead(t, o)) return false; // a known read that does not end with the transaction's appends
+                    continue;
+                }
+                long k = h.opKey(o);
+                java.util.Set<Integer> required = new java.util.HashSet<>();
+                if (level == IsolationLevel.READ_COMMITTED) {
+                    required.addAll(earlier);
+                } else if (level == IsolationLevel.READ_ATOMIC) {
+                    required.addAll(allObserved);
+                    for (int u : order) if (u < t && h.process(u) == h.process(t)) required.add(u);
+                } else {
+                    required.addAll(pasts.get(t));
+                }
+                // W: the writers of what the read shows, a prefix of the key's appenders in commit order, each
+                // committed before t, and the list their appends in order.
+                java.util.Set<Integer> w = new java.util.HashSet<>();
+                for (long e : view) w.add(appender(k, e));
+                for (int u : w) if (u == t || at[u] < 0 || at[u] > at[t]) return false;
+                for (int u : required) {
+                    if (u != t && !w.contains(u) && appendsTo(u, k)) return false;
+                }
+                List<Long> expect = new ArrayList<>();
+                int inPrefix = 0;
+                for (int u : order) {
+                    if (inPrefix == w.size()) break;
+                    if (u == t || !appendsTo(u, k)) continue;
+                    if (!w.contains(u)) return false; // a gap: not a prefix of the stored list
+                    inPrefix++;
+                    for (long e : appendsOf(u, k)) expect.add(e);
+                }
+                if (expect.size() != view.length) return false;
+                for (int i = 0; i < view.length; i++) if (expect.get(i) != view[i]) return false;
+                earlier.addAll(w);
+            }
+        }
+        return true;
+    }
+
+    private boolean isRead(int t, int o) {
+        byte kind = h.opKind(o);
+        if (kind == History.LIST_READ) return !h.opValueNull(o);
+        return kind == History.READ && h.opValueNull(o) && h.outcome(t) != Outcome.INFO;
+    }
+
+    /** What known read o of t showed of the committed list (without t's own appends), or null. */
+    private long[] view(int t, int o) {
+        if (!isRead(t, o)) return null;
+        long[] list = h.opKind(o) == History.LIST_READ ? h.listValues(o) : new long[0];
+        List<Long> own = new ArrayList<>();
+        for (int q = h.firstOp(t); q < o; q++) {
+            if (h.opKind(q) == History.APPEND && h.opKey(q) == h.opKey(o)) own.add(h.opValue(q));
+        }
+        if (list.length < own.size()) return null;
+        for (int i = 0; i < own.size(); i++) if (list[list.length - own.size() + i] != own.get(i)) return null;
+        return java.util.Arrays.copyOf(list, list.length - own.size());
+    }
+
+    /** The committed transaction that appended e to k, or -1. */
+    private int appender(long k, long e) {
+        for (int u = 0; u < h.size(); u++) {
+            if (!committedNow[u]) continue;
+            for (int o = h.firstOp(u); o < h.endOp(u); o++) {
+                if (h.opKind(o) == History.APPEND && h.opKey(o) == k && h.opValue(o) == e) return u;
+            }
+        }
+        return -1;
+    }
+
+    private boolean appendsTo(int u, long k) {
+        return !appendsOf(u, k).isEmpty();
+    }
+
+    private List<Long> appendsOf(int u, long k) {
+        List<Long> out = new ArrayList<>();
+        for (int o = h.firstOp(u); o < h.endOp(u); o++) {
+            if (h.opKind(o) == History.APPEND && h.opKey(o) == k) out.add(h.opValue(o));
+        }
+        return out;
+    }
+
+    /** Each committed transaction's causal past: the closure of session order and of reading another's element. */
+    private Map<Integer, java.util.Set<Integer>> causalPasts(List<Integer> committed) {
+        Map<Integer, java.util.Set<Integer>> direct = new HashMap<>();
+        for (int t : committed) {
+            java.util.Set<Integer> d = new java.util.HashSet<>();
+            for (int u : committed) if (u < t && h.process(u) == h.process(t)) d.add(u);
+            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
+                long[] view = view(t, o);
+                if (view == null) continue;
+                for (long e : view) {
+                    int w = appender(h.opKey(o), e);
+                    if (w >= 0 && w != t) d.add(w);
+                }
+            }
+            direct.put(t, d);
+        }
+        Map<Integer, java.util.Set<Integer>> past = new HashMap<>();
+        for (int t : committed) {
+            java.util.Set<Integer> seen = new java.util.HashSet<>();
+            java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>(direct.get(t));
+            while (!work.isEmpty()) {
+                int u = work.pop();
+                if (u == t || !seen.add(u)) continue;
+                work.addAll(direct.getOrDefault(u, java.util.Set.of()));
+            }
+            past.put(t, seen);
+        }
+        return past;
     }
 
     private boolean serial(int[] order) {
