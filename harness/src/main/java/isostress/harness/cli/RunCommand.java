@@ -43,7 +43,7 @@ public final class RunCommand implements Callable<Integer> {
         if (runs != null) {
             if (runs < 1) throw new Main.UsageException("--runs must be >= 1");
             c = new Campaign(c.name(), c.source(), c.database(), c.workload(), c.duration(), c.levels(),
-                    c.maxAnomalies(), c.searchBudget(), runs, c.stopOnViolation(), c.store(), c.text());
+                    c.maxAnomalies(), c.searchBudget(), runs, c.stopOnViolation(), c.store(), c.text(), c.nemesis());
         }
         long base = seed != null ? seed : c.workload().seed();
         PrintWriter out = spec.commandLine().getOut();

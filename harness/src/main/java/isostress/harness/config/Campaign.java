@@ -24,16 +24,54 @@ import java.util.Map;
  * @param stopOnViolation stop repeating after the first invalid run
  * @param store           the store directory
  * @param text            the YAML as written
+ * @param nemesis         the faults to inject, or null for none
  */
 public record Campaign(String name, Path source, Database database, WorkloadSpec workload, Duration duration,
                        List<IsolationLevel> levels, int maxAnomalies, long searchBudget, int runs,
-                       boolean stopOnViolation, Path store, String text) {
+                       boolean stopOnViolation, Path store, String text, Nemesis nemesis) {
 
     /** The database types. */
-    public enum DbType { POSTGRESQL, MARIADB, MYSQL }
+    public enum DbType { POSTGRESQL, MARIADB, MYSQL, MONGODB }
 
     /** How the database is obtained. */
-    public enum Provision { EMBEDDED, LOCAL, EXTERNAL }
+    public enum Provision { EMBEDDED, LOCAL, DOCKER, EXTERNAL }
+
+    /** The faults a nemesis can inject. */
+    public enum FaultKind {
+        /** SIGKILL a node, then start it again. */
+        KILL,
+        /** SIGSTOP a node, then SIGCONT. */
+        PAUSE,
+        /** Cut a node off from its peers (iptables on their ports; a single server: from its clients). */
+        PARTITION,
+        /** Delay every packet between clients and a node (through a TCP proxy). */
+        LATENCY,
+        /** Close every client connection to a node at once (through the proxy). */
+        DROP;
+
+        public String yamlName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * When and where faults happen: repeatedly, wait {@code interval}, pick a fault kind and a target node at random
+     * (from {@code seed}), hold it {@code duration}, heal it.
+     *
+     * @param faults   the kinds to pick from
+     * @param interval quiet time between faults
+     * @param duration how long each fault lasts
+     * @param targets  node numbers (1-based) faults may hit; all nodes when empty
+     * @param latency  the delay a latency fault adds in each direction
+     * @param seed     seeds the choice of fault and target
+     */
+    public record Nemesis(List<FaultKind> faults, Duration interval, Duration duration, List<Integer> targets,
+                          Duration latency, long seed) {
+        public Nemesis {
+            faults = List.copyOf(faults);
+            targets = List.copyOf(targets);
+        }
+    }
 
     /** Isolation levels a database can be asked for (SQL names, not what the checker calls them). */
     public enum Isolation {
@@ -60,11 +98,25 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
      * @param passwordEnv external: environment variable holding the password, or null
      * @param isolation   the isolation level the clients ask for
      * @param settings    server settings (PostgreSQL {@code -c k=v}, MariaDB {@code --k=v})
+     * @param nodes       how many servers (MariaDB with Galera, a MongoDB replica set): 1 is a single server
+     * @param image       docker: the image to run, or null for the default (official) one
+     * @param timeout     the longest one statement or connection attempt may take before the client gives up
      */
     public record Database(DbType type, Provision provision, String version, String url, String userEnv,
-                           String passwordEnv, Isolation isolation, Map<String, String> settings) {
+                           String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
+                           String image, Duration timeout) {
         public Database {
             settings = Map.copyOf(settings);
         }
+
+        /** A single server with the default client timeout. */
+        public Database(DbType type, Provision provision, String version, String url, String userEnv,
+                        String passwordEnv, Isolation isolation, Map<String, String> settings) {
+            this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, 1, null,
+                    DEFAULT_TIMEOUT);
+        }
     }
+
+    /** Statement and connection timeout of the clients unless the campaign says otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 }

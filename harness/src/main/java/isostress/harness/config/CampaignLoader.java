@@ -31,9 +31,11 @@ import java.util.regex.Pattern;
  */
 public final class CampaignLoader {
     private static final List<String> TOP = List.of("name", "database", "workload", "check", "runs",
-            "stop-on-violation", "store");
+            "stop-on-violation", "store", "nemesis");
     private static final List<String> DATABASE = List.of("type", "provision", "version", "url", "user-env",
-            "password-env", "isolation", "settings");
+            "password-env", "isolation", "settings", "nodes", "image", "timeout");
+    private static final List<String> NEMESIS = List.of("faults", "interval", "duration", "targets", "latency",
+            "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
             "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
             "read-ratio", "rmw-ratio", "rotate-after", "duration");
@@ -69,10 +71,12 @@ public final class CampaignLoader {
         if (name != null && !NAME.matcher(name).matches()) {
             root.problem("name", "must be letters, digits, '.', '_' or '-' (it names a directory), was '" + name + "'");
         }
-        Campaign.Database db = database(root.object("database"));
         ConfigNode w = root.object("workload");
         WorkloadSpec workload = workload(w);
-        Duration duration = duration(w);
+        Duration duration = duration(w, "duration");
+        Campaign.Nemesis nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
+        Campaign.Database db = database(root.object("database"), nemesis);
+        if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
         ConfigNode c = root.object("check");
         c.rejectUnknownKeys(CHECK);
         List<IsolationLevel> levels = levels(c, db);
@@ -82,28 +86,87 @@ public final class CampaignLoader {
         boolean stop = root.bool("stop-on-violation", true);
         Path store = Path.of(root.string("store", "store"));
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
+        if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
+            w.problem("duration", "is not longer than nemesis.interval (" + nemesis.interval().toMillis()
+                    + " ms): no fault would happen");
+        }
         return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop, store,
-                text);
+                text, nemesis);
     }
 
-    private static Campaign.Database database(ConfigNode d) {
+    private static Campaign.Nemesis nemesis(ConfigNode n, long workloadSeed) {
+        n.rejectUnknownKeys(NEMESIS);
+        List<String> names = n.strings("faults");
+        List<Campaign.FaultKind> faults = new ArrayList<>();
+        if (names == null || names.isEmpty()) {
+            n.problem("faults", "must list at least one of kill, pause, partition, latency, drop");
+        } else {
+            for (int i = 0; i < names.size(); i++) {
+                Campaign.FaultKind k = null;
+                for (Campaign.FaultKind f : Campaign.FaultKind.values()) if (f.yamlName().equals(names.get(i))) k = f;
+                if (k == null) {
+                    n.problem("faults[" + i + "]", "unknown fault '" + names.get(i)
+                            + "'; faults are kill, pause, partition, latency, drop");
+                } else if (!faults.contains(k)) {
+                    faults.add(k);
+                }
+            }
+        }
+        Duration interval = orDefault(duration(n, "interval"), Duration.ofSeconds(10));
+        Duration length = orDefault(duration(n, "duration"), Duration.ofSeconds(5));
+        Duration latency = orDefault(duration(n, "latency"), Duration.ofMillis(100));
+        if (interval.isZero()) n.problem("interval", "must be more than 0");
+        if (length.isZero()) n.problem("duration", "must be more than 0");
+        List<Integer> targets = new ArrayList<>();
+        List<String> t = n.strings("targets");
+        if (t != null) {
+            for (int i = 0; i < t.size(); i++) {
+                try {
+                    int v = Integer.parseInt(t.get(i).trim().replaceFirst("^n", ""));
+                    if (v < 1) throw new NumberFormatException();
+                    targets.add(v);
+                } catch (NumberFormatException e) {
+                    n.problem("targets[" + i + "]", "must be a node number from 1 (or n1, n2, ...), was '" + t.get(i) + "'");
+                }
+            }
+        }
+        long seed = n.integer("seed", workloadSeed, Long.MIN_VALUE, Long.MAX_VALUE);
+        return new Campaign.Nemesis(faults, interval, length, targets, latency, seed);
+    }
+
+    private static void checkTargets(ConfigNode n, Campaign.Nemesis nemesis, Campaign.Database db) {
+        for (int i = 0; i < nemesis.targets().size(); i++) {
+            if (nemesis.targets().get(i) > db.nodes()) {
+                n.problem("targets[" + i + "]", "node " + nemesis.targets().get(i) + " does not exist: the database has "
+                        + db.nodes() + " node(s)");
+            }
+        }
+        boolean started = db.provision() != Provision.EXTERNAL;
+        for (Campaign.FaultKind k : nemesis.faults()) {
+            boolean needsServer = k == Campaign.FaultKind.KILL || k == Campaign.FaultKind.PAUSE
+                    || k == Campaign.FaultKind.PARTITION;
+            if (needsServer && !started) {
+                n.problem("faults", k.yamlName() + " needs a database isostress starts (provision embedded, local or "
+                        + "docker); an external one only allows latency and drop");
+            }
+        }
+    }
+
+    private static Duration orDefault(Duration d, Duration dflt) {
+        return d == null ? dflt : d;
+    }
+
+    private static Campaign.Database database(ConfigNode d, Campaign.Nemesis nemesis) {
         d.rejectUnknownKeys(DATABASE);
         String typeName = d.choice("type", "postgresql", List.of("postgresql", "mariadb", "mysql", "mongodb"));
         DbType type = DbType.POSTGRESQL;
-        if ("mongodb".equals(typeName)) {
-            d.problem("type", "mongodb is not available in this version of isostress (it arrives with the cluster "
-                    + "and fault issue); use postgresql, mariadb or mysql");
-        } else if (typeName != null) {
-            type = DbType.valueOf(typeName.toUpperCase(Locale.ROOT));
-        }
-        String dfltProvision = type == DbType.POSTGRESQL ? "embedded" : "local";
+        if (typeName != null) type = DbType.valueOf(typeName.toUpperCase(Locale.ROOT));
+        String dfltProvision = type == DbType.POSTGRESQL ? "embedded" : type == DbType.MONGODB ? "external" : "local";
         String prov = d.choice("provision", dfltProvision, List.of("embedded", "local", "docker", "external"));
         Provision provision = Provision.EXTERNAL;
-        if ("docker".equals(prov)) {
-            d.problem("provision", "docker is not available in this version of isostress (it arrives with the "
-                    + "cluster and fault issue); use embedded, local or external");
-        } else if (prov != null) {
-            provision = Provision.valueOf(prov.toUpperCase(Locale.ROOT));
+        if (prov != null) provision = Provision.valueOf(prov.toUpperCase(Locale.ROOT));
+        if (type == DbType.MONGODB && (provision == Provision.EMBEDDED || provision == Provision.LOCAL)) {
+            d.problem("provision", "mongodb runs external (url: mongodb://...) or in docker");
         }
         if (provision == Provision.EMBEDDED && type != DbType.POSTGRESQL) {
             d.problem("provision", "embedded is PostgreSQL's (zonky); for " + typeName + " use local (Debian's "
@@ -120,9 +183,12 @@ public final class CampaignLoader {
         if (provision == Provision.EXTERNAL) {
             if (url == null) {
                 d.problem("url", "is required with provision: external (a JDBC URL)");
+            } else if (type == DbType.MONGODB && !url.startsWith("mongodb://") && !url.startsWith("mongodb+srv://")) {
+                d.problem("url", "must be a mongodb:// URI for type mongodb, was '" + url + "'");
             } else if (type == DbType.POSTGRESQL && !url.startsWith("jdbc:postgresql:")) {
                 d.problem("url", "must be a jdbc:postgresql: URL for type postgresql, was '" + url + "'");
-            } else if (type != DbType.POSTGRESQL && !url.startsWith("jdbc:mariadb:") && !url.startsWith("jdbc:mysql:")) {
+            } else if ((type == DbType.MARIADB || type == DbType.MYSQL) && !url.startsWith("jdbc:mariadb:")
+                    && !url.startsWith("jdbc:mysql:")) {
                 d.problem("url", "must be a jdbc:mariadb: or jdbc:mysql: URL for type " + typeName);
             }
         } else if (url != null) {
@@ -142,8 +208,27 @@ public final class CampaignLoader {
             d.problem("isolation", typeName + " has no snapshot isolation level; use repeatable-read (with "
                     + "settings: {innodb_snapshot_isolation: ON} on MariaDB 10.11+ for first-committer-wins)");
         }
+        if (type == DbType.MONGODB && isolation != Isolation.SNAPSHOT && isolation != Isolation.SERIALIZABLE) {
+            d.problem("isolation", "mongodb transactions run with read concern snapshot and write concern majority; "
+                    + "use snapshot (or serializable, which means the same there)");
+        }
         Map<String, String> settings = d.scalars("settings");
-        return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings);
+        int nodes = d.integer("nodes", 1L, 1, 9).intValue();
+        if (nodes > 1 && type == DbType.POSTGRESQL) {
+            d.problem("nodes", "postgresql runs as one server; several nodes are for mariadb (Galera) and mongodb "
+                    + "(a replica set)");
+        }
+        if (nodes > 1 && provision == Provision.EXTERNAL) {
+            d.problem("nodes", "only applies when isostress starts the database; for an external cluster give every "
+                    + "node's address in the url");
+        }
+        String image = d.string("image", null);
+        if (image != null && provision != Provision.DOCKER) d.problem("image", "only applies to provision: docker");
+        Duration timeout = duration(d, "timeout");
+        if (timeout == null) timeout = nemesis != null ? Campaign.DEFAULT_TIMEOUT : Duration.ofSeconds(60);
+        if (timeout.isZero()) d.problem("timeout", "must be more than 0");
+        return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes,
+                image, timeout);
     }
 
     private static WorkloadSpec workload(ConfigNode w) {
@@ -206,12 +291,12 @@ public final class CampaignLoader {
         return null;
     }
 
-    private static Duration duration(ConfigNode w) {
-        String s = w.string("duration", null);
+    private static Duration duration(ConfigNode w, String key) {
+        String s = w.string(key, null);
         if (s == null) return null;
         Matcher m = DURATION.matcher(s.trim());
         if (!m.matches()) {
-            w.problem("duration", "must look like 500ms, 30s, 2m or 1h, was '" + s + "'");
+            w.problem(key, "must look like 500ms, 30s, 2m or 1h, was '" + s + "'");
             return null;
         }
         long n = Long.parseLong(m.group(1));

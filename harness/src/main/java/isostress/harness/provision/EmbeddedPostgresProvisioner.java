@@ -49,7 +49,8 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
             throw new IOException("embedded PostgreSQL " + version + " did not start (see " + log + "): "
                     + e.getMessage(), e);
         }
-        return new Running(pg, version, data);
+        return new Running(pg, version, data, new EmbeddedPostgresNode(data, pg.getPort(),
+                pg.getJdbcUrl("postgres", "postgres"), log));
     }
 
     static int freePort() throws IOException {
@@ -63,12 +64,18 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         private final EmbeddedPostgres pg;
         private final String version;
         private final Path data;
+        private final EmbeddedPostgresNode node;
         private boolean closed;
 
-        Running(EmbeddedPostgres pg, String version, Path data) {
+        Running(EmbeddedPostgres pg, String version, Path data, EmbeddedPostgresNode node) {
             this.pg = pg;
             this.version = version;
             this.data = data;
+            this.node = node;
+        }
+
+        public java.util.List<DbNode> nodes() {
+            return java.util.List.of(node);
         }
 
         public String jdbcUrl() {
@@ -98,6 +105,11 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         public synchronized void close() {
             if (closed) return;
             closed = true;
+            try {
+                node.resume(); // a paused server cannot stop
+            } catch (IOException e) {
+                // not paused, or not running
+            }
             try {
                 pg.close();
             } catch (IOException | RuntimeException e) {

@@ -5,7 +5,6 @@ import isostress.harness.config.Campaign;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.UserPrincipal;
@@ -14,15 +13,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * A MariaDB server of the machine's own installation (Debian's {@code mariadb-server}): a fresh data directory, a
- * free port on 127.0.0.1, no configuration files ({@code --no-defaults}) but the campaign's settings, run as user
- * {@code mysql} when isostress runs as root. A user {@code isostress} is created for the clients. Stopped (SIGTERM,
- * then SIGKILL after 30 s) and removed on close; its error log is copied into the run's logs.
+ * MariaDB of the machine's own installation (Debian's {@code mariadb-server}): one server, or with {@code nodes: N}
+ * a Galera cluster of N (galera-4). Fresh data directories, free ports, no configuration files
+ * ({@code --no-defaults}) but the campaign's settings, run as user {@code mysql} when isostress runs as root (as
+ * root Galera's state transfer fails). A cluster's nodes listen on 127.0.0.1, .2, .3, ... so a partition can single
+ * one out; the first is bootstrapped with a new cluster, the others join one at a time (rsync state transfer) and
+ * the cluster is ready when every node says {@code wsrep_local_state_comment = Synced}. A user {@code isostress} is
+ * created for the clients. Stopped (SIGTERM, then SIGKILL after 30 s) and removed on close; error logs are copied
+ * into the run's logs.
  */
 final class LocalMariaDbProvisioner implements Provisioner {
+    static final Path GALERA = Path.of("/usr/lib/galera/libgalera_smm.so");
     static final String USER = "isostress", PASSWORD = "isostress", DATABASE = "isostress";
 
     /** The first of {@code candidates} that is executable, or null. */
@@ -41,42 +47,87 @@ final class LocalMariaDbProvisioner implements Provisioner {
 
     /** True when a local MariaDB server can be started here. */
     public static boolean available() {
-        return mariadbd() != null && find("/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
-                "/usr/local/bin/mariadb-install-db") != null && find("/usr/bin/mariadb", "/usr/bin/mysql") != null;
+        try {
+            MariaDbTools.find();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** True when a local Galera cluster can be started here. */
+    public static boolean galeraAvailable() {
+        return available() && Files.exists(GALERA) && find("/usr/bin/rsync") != null;
     }
 
     @Override
     public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
-        Path server = mariadbd();
-        Path install = find("/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db", "/usr/local/bin/mariadb-install-db");
-        Path client = find("/usr/bin/mariadb", "/usr/bin/mysql");
-        if (server == null || install == null || client == null) {
-            throw new IOException("no local MariaDB server: install it (apt-get install -y mariadb-server)");
-        }
+        MariaDbTools tools = MariaDbTools.find();
         Files.createDirectories(logs);
+        int n = db.nodes();
+        if (n > 1 && !galeraAvailable()) {
+            throw new IOException("a Galera cluster needs " + GALERA + " and rsync: install them "
+                    + "(apt-get install -y galera-4 rsync)");
+        }
+        Path base = Files.createTempDirectory("isostress-mariadb");
         boolean root = PostgresBinaries.isRoot();
-        Path data = Files.createTempDirectory("isostress-mariadb");
-        if (root) chownToMysql(data);
-        List<String> installCmd = new ArrayList<>(List.of(install.toString(), "--no-defaults", "--datadir=" + data,
-                "--auth-root-authentication-method=normal", "--skip-test-db"));
-        if (root) installCmd.add("--user=mysql");
-        run(installCmd, logs.resolve("mariadb-install.log"), 120, "mariadb-install-db");
-
-        int port = EmbeddedPostgresProvisioner.freePort();
-        Path socket = data.resolve("mysqld.sock");
-        List<String> cmd = new ArrayList<>(List.of(server.toString(), "--no-defaults", "--datadir=" + data,
-                "--port=" + port, "--bind-address=127.0.0.1", "--socket=" + socket,
-                "--pid-file=" + data.resolve("mysqld.pid"), "--log-error=" + data.resolve("error.log"),
-                "--max-connections=" + Math.max(151, maxClients + 20), "--innodb-buffer-pool-size=256M"));
-        if (root) cmd.add("--user=mysql");
-        for (Map.Entry<String, String> e : db.settings().entrySet()) cmd.add("--" + e.getKey() + "=" + e.getValue());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("mariadb.out").toFile())).start();
-        Running r = new Running(p, data, logs, port);
+        if (root) chownToMysql(base);
+        List<MariaDbServer> servers = new ArrayList<>();
+        Running r = new Running(servers, base, n > 1);
         try {
-            waitReady(p, client, socket, data);
-            sql(client, socket, "CREATE DATABASE IF NOT EXISTS " + DATABASE + "; CREATE USER IF NOT EXISTS '" + USER
-                    + "'@'%' IDENTIFIED BY '" + PASSWORD + "'; GRANT ALL ON *.* TO '" + USER + "'@'%';", logs);
+            int[] client = new int[n], gcomm = new int[n], ist = new int[n], sst = new int[n];
+            for (int i = 0; i < n; i++) {
+                client[i] = EmbeddedPostgresProvisioner.freePort();
+                gcomm[i] = EmbeddedPostgresProvisioner.freePort();
+                ist[i] = EmbeddedPostgresProvisioner.freePort();
+                sst[i] = EmbeddedPostgresProvisioner.freePort();
+            }
+            installDataDirectories(tools, base, n, root, logs);
+            String peers = IntStream.range(0, n).mapToObj(i -> ip(i) + ":" + gcomm[i]).collect(Collectors.joining(","));
+            for (int i = 0; i < n; i++) {
+                Path data = base.resolve("n" + (i + 1));
+                String ip = n > 1 ? ip(i) : "127.0.0.1";
+                List<String> cmd = new ArrayList<>(List.of(tools.server().toString(), "--no-defaults",
+                        "--datadir=" + data, "--port=" + client[i], "--bind-address=" + ip,
+                        "--socket=" + data.resolve("mysqld.sock"), "--pid-file=" + data.resolve("mysqld.pid"),
+                        "--log-error=" + data.resolve("error.log"),
+                        "--max-connections=" + Math.max(151, maxClients + 20), "--innodb-buffer-pool-size=128M"));
+                if (root) cmd.add("--user=mysql");
+                List<Integer> peerPorts = new ArrayList<>();
+                if (n > 1) {
+                    // Galera's options (galeracluster.com, "wsrep_provider_options"): group communication, incremental
+                    // and snapshot state transfer each on the node's own address and port.
+                    cmd.addAll(List.of("--wsrep-on=ON", "--wsrep-provider=" + GALERA,
+                            "--wsrep-cluster-name=isostress", "--wsrep-cluster-address=gcomm://" + peers,
+                            "--wsrep-node-name=n" + (i + 1), "--wsrep-node-address=" + ip,
+                            "--wsrep-provider-options=gmcast.listen_addr=tcp://" + ip + ":" + gcomm[i]
+                                    + ";ist.recv_addr=" + ip + ":" + ist[i] + ";gcache.size=64M",
+                            "--wsrep-sst-receive-address=" + ip + ":" + sst[i], "--wsrep-sst-method=rsync",
+                            "--binlog-format=ROW", "--default-storage-engine=InnoDB",
+                            "--innodb-autoinc-lock-mode=2"));
+                    peerPorts.addAll(List.of(gcomm[i], ist[i], sst[i]));
+                }
+                for (Map.Entry<String, String> e : db.settings().entrySet()) {
+                    cmd.add("--" + e.getKey() + "=" + e.getValue());
+                }
+                String ready = n > 1 ? "SELECT IF(VARIABLE_VALUE = 'Synced', 'ready', VARIABLE_VALUE) FROM "
+                        + "information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_LOCAL_STATE_COMMENT'" : null;
+                servers.add(new MariaDbServer("n" + (i + 1), ip, client[i], peerPorts, data, logs, cmd, tools, ready));
+            }
+            long t0 = System.nanoTime();
+            MariaDbServer first = servers.get(0);
+            first.launch(n > 1 ? List.of("--wsrep-new-cluster") : List.of());
+            first.awaitReady(90);
+            // The user is created before the others join: the state transfer brings it to them.
+            tools.execute(first.socket(), "CREATE DATABASE IF NOT EXISTS " + DATABASE + "; CREATE USER IF NOT EXISTS '"
+                    + USER + "'@'%' IDENTIFIED BY '" + PASSWORD + "'; GRANT ALL ON *.* TO '" + USER + "'@'%';",
+                    logs.resolve("mariadb-setup.log"));
+            // Joiners one at a time: a donor serves one snapshot transfer at a time.
+            for (int i = 1; i < n; i++) {
+                servers.get(i).launch(List.of());
+                servers.get(i).awaitReady(120);
+            }
+            r.startupMillis = (System.nanoTime() - t0) / 1_000_000;
         } catch (IOException | InterruptedException | RuntimeException e) {
             r.close();
             throw e;
@@ -84,28 +135,31 @@ final class LocalMariaDbProvisioner implements Provisioner {
         return r;
     }
 
-    private static void waitReady(Process p, Path client, Path socket, Path data) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) {
-                throw new IOException("mariadbd exited with status " + p.exitValue() + ": " + tail(data.resolve("error.log")));
-            }
-            if (Files.exists(socket)) {
-                Process ping = new ProcessBuilder(client.toString(), "--no-defaults", "--socket=" + socket, "-uroot",
-                        "-e", "SELECT 1").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                if (ping.waitFor(10, TimeUnit.SECONDS) && ping.exitValue() == 0) return;
-            }
-            Thread.sleep(200);
+    /**
+     * mariadb-install-db once, copied for the other nodes ({@code cp -a} keeps the owner): two installs at once
+     * collide on temporary tables, and one after the other they take seconds each.
+     */
+    private static void installDataDirectories(MariaDbTools tools, Path base, int n, boolean root, Path logs)
+            throws IOException, InterruptedException {
+        Path first = base.resolve("n1");
+        Files.createDirectories(first);
+        if (root) chownToMysql(first);
+        List<String> installCmd = new ArrayList<>(List.of(tools.install().toString(), "--no-defaults",
+                "--datadir=" + first, "--auth-root-authentication-method=normal", "--skip-test-db"));
+        if (root) installCmd.add("--user=mysql");
+        run(installCmd, logs.resolve("mariadb-install.log"), 120, "mariadb-install-db");
+        for (int i = 1; i < n; i++) {
+            run(List.of("cp", "-a", first.toString(), base.resolve("n" + (i + 1)).toString()),
+                    logs.resolve("mariadb-install.log"), 60, "copying the data directory");
         }
-        throw new IOException("mariadbd did not accept connections within 90 s: " + tail(data.resolve("error.log")));
     }
 
-    private static void sql(Path client, Path socket, String statements, Path logs) throws IOException, InterruptedException {
-        run(List.of(client.toString(), "--no-defaults", "--socket=" + socket, "-uroot", "-e", statements),
-                logs.resolve("mariadb-setup.log"), 30, "mariadb client");
+    /** Node i's loopback address: 127.0.0.1, .2, .3, ... (all of 127/8 is local on Linux). */
+    static String ip(int i) {
+        return "127.0.0." + (i + 1);
     }
 
-    private static void run(List<String> cmd, Path log, int seconds, String what) throws IOException, InterruptedException {
+    static void run(List<String> cmd, Path log, int seconds, String what) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
@@ -143,20 +197,20 @@ final class LocalMariaDbProvisioner implements Provisioner {
     }
 
     private static final class Running implements RunningDatabase {
-        private final Process process;
-        private final Path data, logs;
-        private final int port;
+        private final List<MariaDbServer> servers;
+        private final Path base;
+        private final boolean galera;
+        long startupMillis;
         private boolean closed;
 
-        Running(Process process, Path data, Path logs, int port) {
-            this.process = process;
-            this.data = data;
-            this.logs = logs;
-            this.port = port;
+        Running(List<MariaDbServer> servers, Path base, boolean galera) {
+            this.servers = servers;
+            this.base = base;
+            this.galera = galera;
         }
 
         public String jdbcUrl() {
-            return "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE;
+            return servers.get(0).url();
         }
 
         public String user() {
@@ -168,32 +222,39 @@ final class LocalMariaDbProvisioner implements Provisioner {
         }
 
         public String description() {
-            return "local MariaDB (mariadbd pid " + process.pid() + ") on port " + port;
+            if (!galera) {
+                return "local MariaDB (mariadbd pid " + servers.get(0).pid() + ") on port " + servers.get(0).clientPort();
+            }
+            StringBuilder sb = new StringBuilder("local MariaDB Galera cluster of " + servers.size() + " nodes (");
+            for (int i = 0; i < servers.size(); i++) {
+                if (i > 0) sb.append(", ");
+                sb.append(servers.get(i).name()).append(' ').append(servers.get(i).host()).append(':')
+                  .append(servers.get(i).clientPort());
+            }
+            return sb.append("), synced in ").append(startupMillis).append(" ms").toString();
         }
 
         public long serverPid() {
-            return process.isAlive() ? process.pid() : -1;
+            return servers.get(0).pid();
+        }
+
+        public List<DbNode> nodes() {
+            return List.copyOf(servers);
+        }
+
+        public void collectLogs() {
+            for (MariaDbServer s : servers) s.collectLog();
         }
 
         public synchronized void close() {
             if (closed) return;
             closed = true;
+            // Joiners first, the bootstrap node last.
+            for (int i = servers.size() - 1; i >= 0; i--) servers.get(i).stop();
             try {
-                process.destroy();
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-            try {
-                Path err = data.resolve("error.log");
-                if (Files.exists(err)) Files.copy(err, logs.resolve("mariadb-error.log"), StandardCopyOption.REPLACE_EXISTING);
-                PostgresBinaries.deleteTree(data);
+                PostgresBinaries.deleteTree(base);
             } catch (IOException e) {
-                System.err.println("isostress: cleaning up MariaDB data directory " + data + ": " + e.getMessage());
+                System.err.println("isostress: cleaning up MariaDB data directory " + base + ": " + e.getMessage());
             }
         }
     }

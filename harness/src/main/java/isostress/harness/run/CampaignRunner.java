@@ -1,7 +1,5 @@
 package isostress.harness.run;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import isostress.checker.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.history.History;
@@ -12,18 +10,22 @@ import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadGenerator;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
+import isostress.harness.db.ClientFactories;
+import isostress.harness.db.ClientFactory;
+import isostress.harness.db.ClientUrls;
 import isostress.harness.db.DatabaseAdapter;
-import isostress.harness.db.MariaDbAdapter;
-import isostress.harness.db.PostgresAdapter;
+import isostress.harness.faults.FaultRecord;
+import isostress.harness.faults.Nemesis;
+import isostress.harness.faults.TcpProxy;
+import isostress.harness.provision.DbNode;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -36,6 +38,9 @@ public final class CampaignRunner {
     private final PrintWriter out;
     private final boolean progress;
     private java.util.function.Consumer<RunningDatabase> onStarted = db -> { };
+    private List<FaultRecord> faults = List.of();
+    private Map<String, Object> nodeSummary = Map.of();
+    private Thread nemesisHook;
 
     public CampaignRunner(Campaign campaign, PrintWriter out, boolean progress) {
         this.campaign = campaign;
@@ -51,6 +56,8 @@ public final class CampaignRunner {
 
     /** Runs run number {@code index} (from 0) with {@code seed}. */
     public RunOutcome run(int index, long seed) throws IOException, InterruptedException {
+        faults = List.of();
+        nodeSummary = Map.of();
         RunDirectory dir = RunDirectory.create(campaign.store(), campaign.name());
         dir.writeCampaign(campaign.text());
         WorkloadSpec spec = campaign.workload().withSeed(seed);
@@ -62,6 +69,7 @@ public final class CampaignRunner {
         String description = null;
         String error = null;
         RunningDatabase db = null;
+        List<TcpProxy> proxies = List.of();
         Thread hook = null;
         try {
             db = Provisioner.of(campaign.database()).start(campaign.database(), dir.logs(), spec.sessions() + 2);
@@ -75,18 +83,22 @@ public final class CampaignRunner {
                     campaign.runs(), campaign.name(), seed, description, campaign.database().isolation().yamlName(),
                     spec.type().yamlName(), workload.size(), spec.sessions());
             out.flush();
-            DatabaseAdapter adapter = adapter(campaign.database().type());
-            try (HikariDataSource pool = pool(db, adapter, spec.sessions())) {
-                try (Connection c = pool.getConnection()) {
-                    c.setAutoCommit(true);
-                    adapter.createSchema(c, spec.type(), workload.maxKey());
-                }
-                error = execute(workload, pool, adapter, dir, stats, log);
+            proxies = proxies(db);
+            List<String> urls = new ArrayList<>();
+            for (int i = 0; i < db.nodes().size(); i++) {
+                DbNode n = db.nodes().get(i);
+                urls.add(proxies.isEmpty() ? n.url() : ClientUrls.via(n.url(), "127.0.0.1", proxies.get(i).port()));
             }
-        } catch (IOException | SQLException | RuntimeException e) {
+            try (ClientFactory clients = ClientFactories.of(campaign.database(), db, urls, spec.sessions())) {
+                clients.createSchema(spec.type(), workload.maxKey());
+                error = execute(workload, clients, db, proxies, dir, stats, log);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) throw (InterruptedException) e;
             error = e instanceof RunAbortedException ? e.getMessage() : describe(e);
             log.line("error: " + error);
         } finally {
+            for (TcpProxy p : proxies) p.close();
             if (db != null) db.close();
             if (hook != null) {
                 try {
@@ -108,21 +120,35 @@ public final class CampaignRunner {
                 log.line("check: " + unknown);
             }
         }
-        RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error);
+        RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error, faults,
+                nodeSummary);
         RunReport.write(outcome, campaign);
         RunReport.print(outcome, campaign, out);
         log.close();
         return outcome;
     }
 
-    /** Runs the workers; returns null, or why the run stopped early. */
-    private String execute(Workload workload, HikariDataSource pool, DatabaseAdapter adapter, RunDirectory dir,
-                           RunStats stats, RunLog log) throws IOException, InterruptedException {
+    /** A proxy in front of each node when the faults act on the client link. */
+    private List<TcpProxy> proxies(RunningDatabase db) throws IOException {
+        if (!Nemesis.needsProxy(campaign.nemesis())) return List.of();
+        List<TcpProxy> out = new ArrayList<>();
+        for (DbNode n : db.nodes()) out.add(new TcpProxy(n.host(), n.clientPort()));
+        return out;
+    }
+
+    /** Runs the workers (and the nemesis); returns null, or why the run stopped early. */
+    private String execute(Workload workload, ClientFactory clients, RunningDatabase db, List<TcpProxy> proxies,
+                           RunDirectory dir, RunStats stats, RunLog log) throws IOException, InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
         long deadline = campaign.duration() == null ? Long.MAX_VALUE
                 : System.nanoTime() + campaign.duration().toNanos();
         List<SessionWorker> workers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
+        List<DbNode> nodes = db.nodes();
+        List<String> names = new ArrayList<>();
+        for (DbNode n : nodes) names.add(n.name());
+        NodeOutcomes outcomes = new NodeOutcomes(names);
+        Nemesis nemesis = null;
         try (HistoryRecorder recorder = new HistoryRecorder(dir.history(), DatabaseAdapter.INITIAL);
              Progress bar = Progress.start(progress, workload.size(), stats)) {
             // On Ctrl-C the history is closed (flushed) before the JVM exits: what was recorded stays checkable.
@@ -136,8 +162,10 @@ public final class CampaignRunner {
             Runtime.getRuntime().addShutdownHook(flush);
             stats.started();
             for (int s = 0; s < workload.spec().sessions(); s++) {
-                SessionWorker w = new SessionWorker(s, workload, pool, adapter, recorder, stats,
-                        () -> stop.get() || System.nanoTime() > deadline);
+                int node = s % nodes.size();
+                SessionWorker w = new SessionWorker(s, node, nodes.size() > 1 ? nodes.get(node).name() : null,
+                        workload, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
+                        campaign.nemesis() != null, outcomes);
                 workers.add(w);
                 Thread t = new Thread(() -> {
                     w.run();
@@ -146,13 +174,34 @@ public final class CampaignRunner {
                 threads.add(t);
                 t.start();
             }
-            for (Thread t : threads) t.join();
-            stats.finished();
-            try {
-                Runtime.getRuntime().removeShutdownHook(flush);
-            } catch (IllegalStateException e) {
-                // shutting down: the hook closes the history
+            if (campaign.nemesis() != null) {
+                nemesis = new Nemesis(campaign.nemesis(), nodes, proxies, new Nemesis.EventSink() {
+                    public long now() {
+                        return recorder.now();
+                    }
+
+                    public void event(String f, String valueJson) {
+                        recorder.side("nemesis", "info", f, valueJson);
+                        log.line("nemesis: " + f + " " + valueJson);
+                    }
+                });
+                // Ctrl-C: heal (restart, continue, remove iptables rules) before the database is stopped.
+                Nemesis running = nemesis;
+                nemesisHook = new Thread(running::close, "isostress-heal-faults");
+                Runtime.getRuntime().addShutdownHook(nemesisHook);
+                nemesis.start();
             }
+            for (Thread t : threads) t.join();
+            if (nemesis != null) {
+                nemesis.close();
+                faults = nemesis.records();
+                removeHook(nemesisHook);
+            }
+            stats.finished();
+            nodeSummary = outcomes.summary(faults, recorder.now());
+            removeHook(flush);
+        } finally {
+            if (nemesis != null) nemesis.close();
         }
         for (SessionWorker w : workers) {
             if (w.fatal != null) {
@@ -163,40 +212,13 @@ public final class CampaignRunner {
         return null;
     }
 
-    private HikariDataSource pool(RunningDatabase db, DatabaseAdapter adapter, int sessions) {
-        HikariConfig cfg = new HikariConfig();
-        cfg.setJdbcUrl(db.jdbcUrl());
-        if (db.user() != null) cfg.setUsername(db.user());
-        if (db.password() != null) cfg.setPassword(db.password());
-        cfg.setMaximumPoolSize(sessions + 1);
-        cfg.setMinimumIdle(0);
-        cfg.setAutoCommit(false);
-        cfg.setConnectionTimeout(10_000);
-        cfg.setPoolName("isostress");
-        int iso = adapter.jdbcIsolation(campaign.database().isolation());
-        cfg.setTransactionIsolation(isolationName(iso));
-        // No statement may hang forever: a dead server must end the run, not stall it.
-        if (adapter instanceof PostgresAdapter) {
-            cfg.addDataSourceProperty("socketTimeout", "60");
-            cfg.addDataSourceProperty("connectTimeout", "10");
-        } else {
-            cfg.addDataSourceProperty("socketTimeout", "60000");
-            cfg.addDataSourceProperty("connectTimeout", "10000");
+    private static void removeHook(Thread hook) {
+        if (hook == null) return;
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down: the hook runs
         }
-        return new HikariDataSource(cfg);
-    }
-
-    private static String isolationName(int jdbc) {
-        switch (jdbc) {
-            case Connection.TRANSACTION_READ_UNCOMMITTED: return "TRANSACTION_READ_UNCOMMITTED";
-            case Connection.TRANSACTION_READ_COMMITTED: return "TRANSACTION_READ_COMMITTED";
-            case Connection.TRANSACTION_REPEATABLE_READ: return "TRANSACTION_REPEATABLE_READ";
-            default: return "TRANSACTION_SERIALIZABLE";
-        }
-    }
-
-    static DatabaseAdapter adapter(Campaign.DbType type) {
-        return type == Campaign.DbType.POSTGRESQL ? new PostgresAdapter() : new MariaDbAdapter();
     }
 
     static String describe(Throwable e) {

@@ -47,12 +47,17 @@ public final class HistoryRecorder implements AutoCloseable {
 
     /** Records that {@code process} invokes a transaction of {@code ops} (read values not known yet). */
     public synchronized void invoke(long process, List<MicroOp> ops) {
-        line("invoke", process, ops, null);
+        line("invoke", process, ops, null, null);
     }
 
     /** Records the completion of {@code process}'s transaction. */
     public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error) {
-        line(outcome.jepsenName(), process, ops, error);
+        line(outcome.jepsenName(), process, ops, error, null);
+    }
+
+    /** Records the completion of {@code process}'s transaction on {@code node} (null: a single server). */
+    public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error, String node) {
+        line(outcome.jepsenName(), process, ops, error, node);
     }
 
     /** Records an event of another process (a fault), with a JSON value. */
@@ -69,7 +74,7 @@ public final class HistoryRecorder implements AutoCloseable {
         return index;
     }
 
-    private void line(String type, long process, List<MicroOp> ops, String error) {
+    private void line(String type, long process, List<MicroOp> ops, String error, String node) {
         sb.setLength(0);
         sb.append("{\"index\":").append(index++).append(",\"type\":\"").append(type).append("\",\"process\":")
           .append(process).append(",\"time\":").append(now()).append(",\"f\":\"txn\",\"value\":[");
@@ -78,6 +83,7 @@ public final class HistoryRecorder implements AutoCloseable {
             op(sb, ops.get(i));
         }
         sb.append(']');
+        if (node != null) sb.append(",\"node\":\"").append(node).append('"');
         if (error != null) {
             sb.append(",\"error\":\"");
             com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(error, sb);

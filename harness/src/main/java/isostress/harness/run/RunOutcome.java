@@ -14,9 +14,12 @@ import isostress.checker.model.Verdict;
  * @param result     the check, or null when the history could not be checked
  * @param unchecked  why the history was not checked, or null
  * @param error      why the run stopped early (infrastructure, configuration), or null
+ * @param faults     the faults the nemesis injected
+ * @param nodes      per node: outcomes of transactions untouched and touched by faults on their node
  */
 public record RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
-                         String unchecked, String error) {
+                         String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
+                         java.util.Map<String, Object> nodes) {
 
     /** The exit status this run alone would give: 2 error, 1 invalid, 3 unknown, 0 valid. */
     public int exitStatus() {

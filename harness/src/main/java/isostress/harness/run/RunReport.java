@@ -40,6 +40,10 @@ public final class RunReport {
         if (o.error() != null) root.put("error", o.error());
         root.put("exit_status", o.exitStatus());
         root.set("stats", MAPPER.valueToTree(stats(o.stats())));
+        if (!o.faults().isEmpty() || c.nemesis() != null) {
+            root.set("faults", MAPPER.valueToTree(o.faults()));
+        }
+        if (o.nodes().size() > 2 || !o.faults().isEmpty()) root.set("nodes", MAPPER.valueToTree(o.nodes()));
         if (o.result() != null) {
             root.set("check", ResultJson.toJson(o.result()));
             ResultWriter.write(o.result(), o.dir().path(), false);
@@ -72,6 +76,20 @@ public final class RunReport {
                         + "%,.0f commits/s; latency ms p50 %.2f p95 %.2f p99 %.2f max %.1f%n", s.attempted(),
                 s.seconds(), s.committed(), s.aborted(), 100 * s.abortRate(), s.unknown(), s.throughput(),
                 lat.get("p50"), lat.get("p95"), lat.get("p99"), lat.get("max"));
+        if (!o.faults().isEmpty()) {
+            Map<String, Long> kinds = new java.util.TreeMap<>();
+            for (isostress.harness.faults.FaultRecord f : o.faults()) kinds.merge(f.kind(), 1L, Long::sum);
+            long failed = o.faults().stream().filter(f -> f.error() != null).count();
+            out.printf(Locale.ROOT, "  faults: %d injected %s%s%n", o.faults().size(), kinds,
+                    failed == 0 ? "" : ", " + failed + " with errors (see results.json)");
+            Object all = o.nodes().get("all");
+            if (all instanceof Map) {
+                Map<?, ?> a = (Map<?, ?>) all;
+                out.printf(Locale.ROOT, "  transactions untouched by a fault on their node: %s ok, %s fail, %s info "
+                        + "(%.2f%% determinate)%n", a.get("untouched_ok"), a.get("untouched_fail"),
+                        a.get("untouched_info"), 100 * ((Number) a.get("untouched_determinate_ratio")).doubleValue());
+            }
+        }
         if (o.error() != null) out.println("  ERROR: the run stopped: " + o.error());
         Result r = o.result();
         if (r == null) {

@@ -1,51 +1,62 @@
 package isostress.harness.run;
 
-import com.zaxxer.hikari.HikariDataSource;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.generator.workload.Workload;
+import isostress.harness.db.ClientFactory;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Failure;
+import isostress.harness.db.TxnClient;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * Runs one session's transactions in order on one connection, recording each invocation before it starts and its
- * completion after it ends.
+ * Runs one session's transactions in order on one client bound to one node, recording each invocation before it
+ * starts and its completion after it ends.
  *
- * <p>Outcomes come from the database's own error codes ({@link DatabaseAdapter#classify}): an abort is {@code fail};
- * a broken connection or timeout while COMMIT was in flight is {@code info}, after which the session continues
- * under a new process id (Jepsen's convention: the old connection's state is unknown). After any error the
- * transaction is rolled back, and a connection that may be broken is discarded before the next transaction.
- * An error that is nobody's transaction's fault (the schema, the SQL, an unreachable database) stops the run.
+ * <p>Outcomes come from the client ({@link TxnClient}): an abort is {@code fail}; an unknown commit outcome is
+ * {@code info}, after which the session continues under a new process id (Jepsen's convention: the old
+ * connection's state is unknown). A database that cannot be reached is a {@code fail} (nothing was sent); without
+ * faults it stops the run, under faults the session waits and tries again until the run ends. An error that is
+ * nobody's transaction's fault (the schema, the SQL) stops the run.
  */
 final class SessionWorker implements Runnable {
     private final int session;
+    private final int node;
+    private final String nodeName;
     private final Workload workload;
-    private final HikariDataSource pool;
-    private final DatabaseAdapter adapter;
+    private final ClientFactory clients;
     private final HistoryRecorder recorder;
     private final RunStats stats;
     private final BooleanSupplier stop;
+    private final boolean underFaults;
+    private final NodeOutcomes outcomes;
     private final Map<Long, Long> lastRead = new HashMap<>();
     private long process;
-    private Connection conn;
+    private TxnClient client;
     volatile Throwable fatal;
 
-    SessionWorker(int session, Workload workload, HikariDataSource pool, DatabaseAdapter adapter,
-                  HistoryRecorder recorder, RunStats stats, BooleanSupplier stop) {
+    /**
+     * @param node        index of the node this session talks to
+     * @param nodeName    its name for the history, or null for a single-server database
+     * @param underFaults true when a nemesis runs: an unreachable database is expected, not fatal
+     */
+    SessionWorker(int session, int node, String nodeName, Workload workload, ClientFactory clients,
+                  HistoryRecorder recorder, RunStats stats, BooleanSupplier stop, boolean underFaults,
+                  NodeOutcomes outcomes) {
+        this.outcomes = outcomes;
         this.session = session;
+        this.node = node;
+        this.nodeName = nodeName;
         this.workload = workload;
-        this.pool = pool;
-        this.adapter = adapter;
+        this.clients = clients;
         this.recorder = recorder;
         this.stats = stats;
         this.stop = stop;
+        this.underFaults = underFaults;
         this.process = session;
     }
 
@@ -59,53 +70,40 @@ final class SessionWorker implements Runnable {
         } catch (Throwable e) {
             fatal = e;
         } finally {
-            release();
+            if (client != null) client.close();
         }
     }
 
-    private void runTxn(int t, List<MicroOp> ops) throws SQLException {
+    private void runTxn(int t, List<MicroOp> ops) throws InterruptedException {
         long begin = System.nanoTime();
+        long invoked = recorder.now();
         recorder.invoke(process, ops);
-        List<MicroOp> done = null;
-        boolean committing = false;
+        if (client == null) client = clients.open(session, node);
         try {
-            if (conn == null) conn = connect();
-        } catch (RunAbortedException e) {
-            recorder.complete(process, Outcome.FAIL, ops, e.getMessage()); // never reached the database
-            stats.record(t, Outcome.FAIL, System.nanoTime() - begin);
-            throw e;
-        }
-        try {
-            done = adapter.execute(conn, ops, key -> lastRead.getOrDefault(key, DatabaseAdapter.INITIAL));
-            committing = true;
-            conn.commit();
-            recorder.complete(process, Outcome.OK, done, null);
+            List<MicroOp> done = client.run(ops, key -> lastRead.getOrDefault(key, DatabaseAdapter.INITIAL));
+            recorder.complete(process, Outcome.OK, done, null, nodeName);
             stats.record(t, Outcome.OK, System.nanoTime() - begin);
+            outcomes.record(node, invoked, recorder.now(), Outcome.OK);
             remember(done);
-        } catch (SQLException e) {
-            Failure f = adapter.classify(e, committing);
-            rollbackQuietly(f, e);
-            if (f == Failure.FATAL) {
-                recorder.complete(process, Outcome.FAIL, ops, e.toString());
+        } catch (TxnClient.Unreachable e) {
+            recorder.complete(process, Outcome.FAIL, ops, e.getMessage(), nodeName); // never reached the database
+            stats.record(t, Outcome.FAIL, System.nanoTime() - begin);
+            outcomes.record(node, invoked, recorder.now(), Outcome.FAIL);
+            if (!underFaults) throw new RunAbortedException(e.getMessage(), e);
+            Thread.sleep(100); // the node is down or cut off: do not spin while the fault lasts
+        } catch (TxnClient.TxnFailure e) {
+            if (e.failure() == Failure.FATAL) {
+                recorder.complete(process, Outcome.FAIL, ops, e.toString(), nodeName);
                 throw new RunAbortedException("transaction of session " + session + " failed with an error that is "
-                        + "not an abort (SQLState " + e.getSQLState() + ", code " + e.getErrorCode() + "): "
-                        + e.getMessage(), e);
+                        + "not an abort (" + e.code() + "): " + e.getMessage(), e);
             }
-            Outcome o = f == Failure.UNKNOWN ? Outcome.INFO : Outcome.FAIL;
+            Outcome o = e.failure() == Failure.UNKNOWN ? Outcome.INFO : Outcome.FAIL;
             // An unknown outcome keeps what was observed (reads happened); an abort took no effect.
-            recorder.complete(process, o, o == Outcome.INFO && done != null ? done : ops, e.getMessage());
+            recorder.complete(process, o, o == Outcome.INFO && e.observed() != null ? e.observed() : ops,
+                    e.getMessage(), nodeName);
             stats.record(t, o, System.nanoTime() - begin);
+            outcomes.record(node, invoked, recorder.now(), o);
             if (o == Outcome.INFO) process += workload.spec().sessions();
-        }
-    }
-
-    private Connection connect() throws SQLException {
-        try {
-            Connection c = pool.getConnection();
-            c.setAutoCommit(false);
-            return c;
-        } catch (SQLException e) {
-            throw new RunAbortedException("cannot reach the database: " + e.getMessage(), e);
         }
     }
 
@@ -118,41 +116,5 @@ final class SessionWorker implements Runnable {
                 lastRead.put(m.key(), ((MicroOp.Cas) m).newValue());
             }
         }
-    }
-
-    /** Rolls back; a connection that lost its link (or whose commit is in doubt) is replaced. */
-    private void rollbackQuietly(Failure f, SQLException cause) {
-        if (conn == null) return;
-        try {
-            conn.rollback();
-            String st = cause.getSQLState();
-            if (f == Failure.UNKNOWN || (st != null && st.startsWith("08"))) discard();
-        } catch (SQLException e) {
-            discard(); // the connection is not usable: a fresh one for the next transaction
-        }
-    }
-
-    /** Returns the connection to the pool at the end of the session. */
-    private void release() {
-        if (conn == null) return;
-        try {
-            conn.rollback();
-            conn.close();
-        } catch (SQLException | RuntimeException e) {
-            discard();
-        }
-        conn = null;
-    }
-
-    /** Evicts the connection from the pool and closes it (HikariCP closes an evicted connection when returned). */
-    private void discard() {
-        if (conn == null) return;
-        try {
-            pool.evictConnection(conn);
-            conn.close();
-        } catch (SQLException | RuntimeException e) {
-            // already gone
-        }
-        conn = null;
     }
 }

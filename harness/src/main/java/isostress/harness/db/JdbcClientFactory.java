@@ -1,0 +1,92 @@
+package isostress.harness.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import isostress.generator.workload.WorkloadType;
+import isostress.harness.config.Campaign;
+import isostress.harness.provision.RunningDatabase;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * JDBC clients: one HikariCP pool per node, each session on its node's pool. Every statement has a socket timeout,
+ * so a paused or partitioned server ends a statement with an error instead of hanging the session.
+ */
+public final class JdbcClientFactory implements ClientFactory {
+    private final DatabaseAdapter adapter;
+    private final List<HikariDataSource> pools = new ArrayList<>();
+
+    /**
+     * @param urls    the client URL of each node (a latency proxy's address when faults need one)
+     * @param timeout the longest a statement or a connection attempt may take
+     */
+    public JdbcClientFactory(RunningDatabase db, List<String> urls, DatabaseAdapter adapter,
+                             Campaign.Isolation isolation, int sessions, Duration timeout) {
+        this.adapter = adapter;
+        int perNode = (sessions + urls.size() - 1) / urls.size() + 1;
+        for (int i = 0; i < urls.size(); i++) {
+            pools.add(pool(urls.get(i), db, isolation, perNode, timeout, "isostress-n" + (i + 1)));
+        }
+    }
+
+    public DatabaseAdapter adapter() {
+        return adapter;
+    }
+
+    @Override
+    public void createSchema(WorkloadType type, long maxKey) throws SQLException {
+        try (Connection c = pools.get(0).getConnection()) {
+            c.setAutoCommit(true);
+            adapter.createSchema(c, type, maxKey);
+        }
+    }
+
+    @Override
+    public TxnClient open(int session, int node) {
+        return new JdbcTxnClient(pools.get(node), adapter);
+    }
+
+    @Override
+    public void close() {
+        for (HikariDataSource p : pools) p.close();
+    }
+
+    private HikariDataSource pool(String url, RunningDatabase db, Campaign.Isolation isolation, int size,
+                                  Duration timeout, String name) {
+        HikariConfig cfg = new HikariConfig();
+        cfg.setJdbcUrl(url);
+        if (db.user() != null) cfg.setUsername(db.user());
+        if (db.password() != null) cfg.setPassword(db.password());
+        cfg.setMaximumPoolSize(size);
+        cfg.setMinimumIdle(0);
+        cfg.setAutoCommit(false);
+        cfg.setConnectionTimeout(Math.max(250, timeout.toMillis()));
+        cfg.setValidationTimeout(Math.max(250, Math.min(timeout.toMillis(), 5_000)));
+        // A node that is down must not stop the pool from being built: clients find out per transaction.
+        cfg.setInitializationFailTimeout(-1);
+        cfg.setPoolName(name);
+        cfg.setTransactionIsolation(isolationName(adapter.jdbcIsolation(isolation)));
+        long secs = Math.max(1, (timeout.toMillis() + 999) / 1000);
+        if (adapter instanceof PostgresAdapter) {
+            cfg.addDataSourceProperty("socketTimeout", String.valueOf(secs));
+            cfg.addDataSourceProperty("connectTimeout", String.valueOf(secs));
+        } else {
+            cfg.addDataSourceProperty("socketTimeout", String.valueOf(timeout.toMillis()));
+            cfg.addDataSourceProperty("connectTimeout", String.valueOf(timeout.toMillis()));
+        }
+        return new HikariDataSource(cfg);
+    }
+
+    private static String isolationName(int jdbc) {
+        switch (jdbc) {
+            case Connection.TRANSACTION_READ_UNCOMMITTED: return "TRANSACTION_READ_UNCOMMITTED";
+            case Connection.TRANSACTION_READ_COMMITTED: return "TRANSACTION_READ_COMMITTED";
+            case Connection.TRANSACTION_REPEATABLE_READ: return "TRANSACTION_REPEATABLE_READ";
+            default: return "TRANSACTION_SERIALIZABLE";
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package isostress.harness.faults;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Partitions with iptables. Every rule the harness adds lives in its own chain {@value #CHAIN}, reached by one jump
+ * from INPUT (loopback traffic passes INPUT on the receiving side), so healing is flushing the chain and cleaning up
+ * is removing the jump and the chain: nothing else on the machine is touched. Each run removes what an earlier run
+ * killed with SIGKILL left behind before it starts.
+ */
+public final class Iptables {
+    public static final String CHAIN = "ISOSTRESS";
+
+    private Iptables() {
+    }
+
+    /** The iptables program, or null when not installed. */
+    public static Path program() {
+        for (String c : new String[] {"/usr/sbin/iptables", "/sbin/iptables", "/usr/bin/iptables"}) {
+            if (Files.isExecutable(Path.of(c))) return Path.of(c);
+        }
+        return null;
+    }
+
+    /** True when iptables is installed and usable (root). */
+    public static boolean available() {
+        if (program() == null) return false;
+        try {
+            return run(false, "-L", "INPUT", "-n") == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Removes leftovers, then creates the chain and the jump to it. */
+    public static synchronized void install() throws IOException {
+        removeAll();
+        run(true, "-N", CHAIN);
+        run(true, "-I", "INPUT", "1", "-j", CHAIN);
+    }
+
+    /** Drops TCP packets matching {@code match} (iptables match options, e.g. -s, -d, --dport). */
+    public static synchronized void drop(List<String> match) throws IOException {
+        List<String> args = new ArrayList<>(List.of("-A", CHAIN, "-p", "tcp"));
+        args.addAll(match);
+        args.addAll(List.of("-j", "DROP"));
+        run(true, args.toArray(String[]::new));
+    }
+
+    /** Removes every rule of the chain (heals every partition). */
+    public static synchronized void heal() throws IOException {
+        run(false, "-F", CHAIN);
+    }
+
+    /** Removes the jump and the chain, whatever state they are in. Never fails when there is nothing to remove. */
+    public static synchronized void removeAll() throws IOException {
+        if (program() == null) return;
+        for (int i = 0; i < 100 && run(false, "-D", "INPUT", "-j", CHAIN) == 0; i++) {
+            // a jump per earlier install: remove them all
+        }
+        run(false, "-F", CHAIN);
+        run(false, "-X", CHAIN);
+    }
+
+    /** The chain's rules as iptables lists them (tests look for leftovers). */
+    public static String list() throws IOException {
+        Path p = program();
+        if (p == null) return "";
+        Process pr = new ProcessBuilder(p.toString(), "-S").redirectErrorStream(true).start();
+        return new String(pr.getInputStream().readAllBytes());
+    }
+
+    private static int run(boolean mustSucceed, String... args) throws IOException {
+        Path p = program();
+        if (p == null) throw new IOException("iptables is not installed (apt-get install -y iptables)");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(p.toString());
+        cmd.add("-w"); // wait for the xtables lock rather than fail
+        cmd.addAll(List.of(args));
+        Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        try {
+            if (!pr.waitFor(20, TimeUnit.SECONDS)) {
+                pr.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + " did not return within 20 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", cmd), e);
+        }
+        String out = new String(pr.getInputStream().readAllBytes()).trim();
+        if (mustSucceed && pr.exitValue() != 0) throw new IOException(String.join(" ", cmd) + " failed: " + out);
+        return pr.exitValue();
+    }
+}

@@ -1,0 +1,210 @@
+package isostress.harness.faults;
+
+import isostress.harness.config.Campaign;
+import isostress.harness.config.Campaign.FaultKind;
+import isostress.harness.provision.DbNode;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Injects the campaign's faults while the workload runs: wait the interval, pick a fault kind and a target node
+ * (seeded), hold it for the duration, heal it, repeat. Jepsen style, every start and end is an event in the history
+ * (process {@code nemesis}, type {@code info}, f {@code start-<kind>} / {@code stop-<kind>}) and a
+ * {@link FaultRecord}. Closing it heals the fault in progress, so nothing outlives the run: killed nodes are
+ * started again, paused ones continued, partitions removed.
+ */
+public final class Nemesis implements AutoCloseable {
+    /** Where fault events go (the history recorder). */
+    public interface EventSink {
+        long now();
+
+        void event(String f, String valueJson);
+    }
+
+    private final Campaign.Nemesis spec;
+    private final List<DbNode> nodes;
+    private final List<TcpProxy> proxies;
+    private final EventSink sink;
+    private final Random random;
+    private final List<FaultRecord> records = new ArrayList<>();
+    private final Object lock = new Object();
+    private Thread thread;
+    private volatile boolean stopping;
+
+    /**
+     * @param proxies the client proxy of each node (null entries, or an empty list, when clients connect directly)
+     */
+    public Nemesis(Campaign.Nemesis spec, List<DbNode> nodes, List<TcpProxy> proxies, EventSink sink) {
+        this.spec = spec;
+        this.nodes = nodes;
+        this.proxies = proxies;
+        this.sink = sink;
+        this.random = new Random(spec.seed());
+    }
+
+    /** True when the faults need a client proxy in front of each node. */
+    public static boolean needsProxy(Campaign.Nemesis spec) {
+        return spec != null && (spec.faults().contains(FaultKind.LATENCY) || spec.faults().contains(FaultKind.DROP));
+    }
+
+    /** True when the faults need iptables. */
+    public static boolean needsIptables(Campaign.Nemesis spec) {
+        return spec != null && spec.faults().contains(FaultKind.PARTITION);
+    }
+
+    public void start() throws IOException {
+        if (needsIptables(spec)) Iptables.install();
+        thread = new Thread(this::loop, "nemesis");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The faults so far. */
+    public List<FaultRecord> records() {
+        synchronized (records) {
+            return List.copyOf(records);
+        }
+    }
+
+    private void loop() {
+        while (!stopping) {
+            if (!sleep(spec.interval().toMillis())) return;
+            FaultKind kind = spec.faults().get(random.nextInt(spec.faults().size()));
+            List<Integer> targets = spec.targets().isEmpty() ? null : spec.targets();
+            int node = targets == null ? random.nextInt(nodes.size()) : targets.get(random.nextInt(targets.size())) - 1;
+            synchronized (lock) {
+                if (stopping) return;
+                inject(kind, nodes.get(node), node);
+            }
+        }
+    }
+
+    /** Injects one fault, holds it (unless the run ends first), heals it. */
+    private void inject(FaultKind kind, DbNode node, int index) {
+        String name = kind.yamlName();
+        long start = sink.now();
+        sink.event("start-" + name, "{\"node\":\"" + node.name() + "\"}");
+        String error = null;
+        try {
+            begin(kind, node, index);
+        } catch (IOException | RuntimeException e) {
+            error = "injecting: " + e.getMessage();
+        }
+        if (kind != FaultKind.DROP) sleep(spec.duration().toMillis());
+        long t0 = System.nanoTime();
+        try {
+            end(kind, node, index);
+        } catch (IOException | RuntimeException e) {
+            error = (error == null ? "" : error + "; ") + "healing: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            error = "interrupted while healing";
+        }
+        long healMillis = (System.nanoTime() - t0) / 1_000_000;
+        long end = sink.now();
+        sink.event("stop-" + name, "{\"node\":\"" + node.name() + "\"" + (kind == FaultKind.KILL
+                ? ",\"restart-ms\":" + healMillis : "") + (error == null ? "" : ",\"error\":\"" + json(error) + "\"") + "}");
+        synchronized (records) {
+            records.add(new FaultRecord(name, node.name(), start, end, kind == FaultKind.KILL ? healMillis : 0, error));
+        }
+    }
+
+    private void begin(FaultKind kind, DbNode node, int index) throws IOException {
+        switch (kind) {
+            case KILL: node.kill(); break;
+            case PAUSE: node.pause(); break;
+            case PARTITION: partition(node); break;
+            case LATENCY: proxy(index).delay(spec.latency().toMillis()); break;
+            default: proxy(index).dropAll();
+        }
+    }
+
+    private void end(FaultKind kind, DbNode node, int index) throws IOException, InterruptedException {
+        switch (kind) {
+            case KILL: node.restart(); break;
+            case PAUSE: node.resume(); break;
+            case PARTITION: Iptables.heal(); break;
+            case LATENCY: proxy(index).delay(0); break;
+            default: // a drop is over once done
+        }
+    }
+
+    /**
+     * Cuts {@code node} off: a cluster node from its peers (both directions of every connection on their
+     * group-communication, IST and SST ports; clients still reach it, as in a real network split between
+     * data-centre links), a single server from its clients.
+     */
+    private void partition(DbNode node) throws IOException {
+        if (node.peerPorts().isEmpty()) {
+            String port = Integer.toString(node.clientPort());
+            Iptables.drop(List.of("--dport", port));
+            Iptables.drop(List.of("--sport", port));
+            return;
+        }
+        for (DbNode other : nodes) {
+            if (other == node) continue;
+            for (int p : node.peerPorts()) {
+                String port = Integer.toString(p);
+                Iptables.drop(List.of("-s", other.host(), "-d", node.host(), "--dport", port));
+                Iptables.drop(List.of("-s", node.host(), "-d", other.host(), "--sport", port));
+            }
+            for (int p : other.peerPorts()) {
+                String port = Integer.toString(p);
+                Iptables.drop(List.of("-s", node.host(), "-d", other.host(), "--dport", port));
+                Iptables.drop(List.of("-s", other.host(), "-d", node.host(), "--sport", port));
+            }
+        }
+    }
+
+    private TcpProxy proxy(int index) throws IOException {
+        TcpProxy p = index < proxies.size() ? proxies.get(index) : null;
+        if (p == null) throw new IOException("no client proxy for node " + (index + 1));
+        return p;
+    }
+
+    /** Sleeps unless stopping; false when woken by close. */
+    private boolean sleep(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!stopping) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) return true;
+            try {
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static String json(String s) {
+        StringBuilder sb = new StringBuilder();
+        com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(s, sb);
+        return sb.toString();
+    }
+
+    /** Stops injecting; the fault in progress is healed before this returns; iptables rules are removed. */
+    @Override
+    public void close() {
+        stopping = true;
+        if (thread != null) {
+            try {
+                thread.join(TimeUnit.MINUTES.toMillis(3));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (needsIptables(spec)) {
+            try {
+                Iptables.removeAll();
+            } catch (IOException e) {
+                System.err.println("isostress: removing iptables rules: " + e.getMessage());
+            }
+        }
+    }
+}

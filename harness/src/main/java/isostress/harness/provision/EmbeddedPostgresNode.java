@@ -1,0 +1,138 @@
+package isostress.harness.provision;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The embedded PostgreSQL server as a node the nemesis can act on. zonky starts the postmaster (through
+ * {@code unshare -U} as root); to start it again after a kill, the postmaster's own command line is replayed the
+ * same way, on the same data directory and port: PostgreSQL's crash recovery does the rest.
+ */
+final class EmbeddedPostgresNode implements DbNode {
+    private final Path data;
+    private final int port;
+    private final String url;
+    private final Path log;
+    private List<String> command;
+
+    EmbeddedPostgresNode(Path data, int port, String url, Path log) {
+        this.data = data;
+        this.port = port;
+        this.url = url;
+        this.log = log;
+    }
+
+    @Override
+    public String name() {
+        return "n1";
+    }
+
+    @Override
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public String host() {
+        return "localhost";
+    }
+
+    @Override
+    public int clientPort() {
+        return port;
+    }
+
+    @Override
+    public List<Integer> peerPorts() {
+        return List.of();
+    }
+
+    @Override
+    public long pid() {
+        try {
+            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? pid : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public boolean controllable() {
+        return true;
+    }
+
+    @Override
+    public synchronized void kill() throws IOException {
+        long pid = pid();
+        if (pid < 0) throw new IOException("embedded PostgreSQL is not running");
+        command = commandLine(pid);
+        // The postmaster and its backends at once: orphaned backends would hold the shared memory a restart needs.
+        ProcessSignals.signalTree(pid, "KILL");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+    }
+
+    @Override
+    public void restart() throws IOException, InterruptedException {
+        synchronized (this) {
+            if (pid() > 0) throw new IOException("embedded PostgreSQL is still running");
+            if (command == null) throw new IOException("embedded PostgreSQL was not killed by isostress: cannot restart");
+            List<String> cmd = new ArrayList<>();
+            if (PostgresBinaries.isRoot()) cmd.addAll(List.of("unshare", "-U"));
+            cmd.addAll(command);
+            new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        SQLException last = null;
+        while (System.nanoTime() < deadline) {
+            try (Connection c = DriverManager.getConnection(url)) {
+                return;
+            } catch (SQLException e) {
+                last = e; // starting up or recovering
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("embedded PostgreSQL did not come back within 60 s: " + (last == null ? "" : last.getMessage()));
+    }
+
+    @Override
+    public void pause() throws IOException {
+        ProcessSignals.signalTree(pid(), "STOP");
+    }
+
+    @Override
+    public void resume() throws IOException {
+        ProcessSignals.signalTree(pid(), "CONT");
+    }
+
+    private static List<String> commandLine(long pid) throws IOException {
+        Optional<ProcessHandle> h = ProcessHandle.of(pid);
+        Optional<String> exe = h.flatMap(p -> p.info().command());
+        Optional<String[]> args = h.flatMap(p -> p.info().arguments());
+        if (exe.isEmpty() || args.isEmpty()) throw new IOException("cannot read the postmaster's command line");
+        List<String> out = new ArrayList<>();
+        out.add(exe.get());
+        out.addAll(List.of(args.get()));
+        return out;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
