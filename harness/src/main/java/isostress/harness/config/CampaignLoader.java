@@ -204,7 +204,7 @@ public final class CampaignLoader {
                 "repeatable-read", "snapshot", "serializable"));
         Isolation isolation = Isolation.SERIALIZABLE;
         if (iso != null) isolation = Isolation.valueOf(iso.toUpperCase(Locale.ROOT).replace('-', '_'));
-        if (isolation == Isolation.SNAPSHOT && type != DbType.POSTGRESQL) {
+        if (isolation == Isolation.SNAPSHOT && (type == DbType.MARIADB || type == DbType.MYSQL)) {
             d.problem("isolation", typeName + " has no snapshot isolation level; use repeatable-read (with "
                     + "settings: {innodb_snapshot_isolation: ON} on MariaDB 10.11+ for first-committer-wins)");
         }

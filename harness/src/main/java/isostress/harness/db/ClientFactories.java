@@ -1,6 +1,7 @@
 package isostress.harness.db;
 
 import isostress.harness.config.Campaign;
+import isostress.harness.db.mongo.MongoClientFactory;
 import isostress.harness.provision.RunningDatabase;
 
 import java.util.List;
@@ -21,6 +22,10 @@ public final class ClientFactories {
             case MARIADB:
             case MYSQL:
                 return new JdbcClientFactory(db, urls, new MariaDbAdapter(), spec.isolation(), sessions, spec.timeout());
+            case MONGODB:
+                // Always snapshot read concern + majority writes: the loader admits only snapshot and serializable,
+                // and both mean MongoDB's one transaction isolation (snapshot isolation).
+                return new MongoClientFactory(urls, db.user(), db.password(), spec.timeout());
             default:
                 throw new IllegalArgumentException("no client for " + spec.type());
         }

@@ -97,14 +97,16 @@ final class LocalMariaDbProvisioner implements Provisioner {
                 if (n > 1) {
                     // Galera's options (galeracluster.com, "wsrep_provider_options"): group communication, incremental
                     // and snapshot state transfer each on the node's own address and port. Failure detection is
-                    // tightened from 5 s / 15 s to 2 s / 4 s: on loopback a silent peer is dead or stopped, and a
-                    // killed node's old incarnation must be evicted before its restart can join (the 10 s target).
+                    // tightened from 5 s / 15 s to 2 s / 5 s (Galera wants install below inactive, keepalive below a
+                    // third of suspect): on loopback a silent peer is dead or stopped, and a killed node's old
+                    // incarnation must be evicted before its restart can join (the 10 s target).
                     cmd.addAll(List.of("--wsrep-on=ON", "--wsrep-provider=" + GALERA,
                             "--wsrep-cluster-name=isostress", "--wsrep-cluster-address=gcomm://" + peers,
                             "--wsrep-node-name=n" + (i + 1), "--wsrep-node-address=" + ip,
                             "--wsrep-provider-options=gmcast.listen_addr=tcp://" + ip + ":" + gcomm[i]
                                     + ";ist.recv_addr=" + ip + ":" + ist[i] + ";gcache.size=64M"
-                                    + ";evs.suspect_timeout=PT2S;evs.inactive_timeout=PT4S;evs.install_timeout=PT4S",
+                                    + ";evs.keepalive_period=PT0.5S;evs.suspect_timeout=PT2S"
+                                    + ";evs.inactive_timeout=PT5S;evs.install_timeout=PT4S",
                             "--wsrep-sst-receive-address=" + ip + ":" + sst[i], "--wsrep-sst-method=rsync",
                             "--binlog-format=ROW", "--default-storage-engine=InnoDB",
                             "--innodb-autoinc-lock-mode=2"));

@@ -20,6 +20,11 @@ public interface Provisioner {
         return LocalMariaDbProvisioner.available();
     }
 
+    /** True when MariaDB, galera-4 and rsync are installed, so {@code provision: local} with {@code nodes: 3} works. */
+    static boolean galeraAvailable() {
+        return LocalMariaDbProvisioner.galeraAvailable();
+    }
+
     /** The provisioner for {@code db}. */
     static Provisioner of(Campaign.Database db) {
         switch (db.provision()) {

@@ -3,10 +3,9 @@ package isostress.harness.run;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +21,11 @@ import java.util.concurrent.TimeUnit;
  * 100 ms and at the end, so a crash leaves a checkable prefix.
  */
 public final class HistoryRecorder implements AutoCloseable {
-    private final Writer out;
+    // Whole lines only reach the file: a BufferedWriter would spill a full buffer mid-line, and a harness killed
+    // right then would leave a truncated last line that no reader accepts. Lines gather here and go out in one
+    // write(2) each time (at 64 KiB or every 100 ms), which a SIGKILL cannot split.
+    private final OutputStream out;
+    private final StringBuilder pending = new StringBuilder(1 << 17);
     private final long start = System.nanoTime();
     private final StringBuilder sb = new StringBuilder(256);
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -35,8 +38,9 @@ public final class HistoryRecorder implements AutoCloseable {
 
     /** Opens {@code file} and writes the header: every key starts at {@code initial}. */
     public HistoryRecorder(Path file, long initial) throws IOException {
-        out = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16);
-        out.write("{\"type\":\"header\",\"real-time\":true,\"initial-default\":" + initial + "}\n");
+        out = Files.newOutputStream(file);
+        out.write(("{\"type\":\"header\",\"real-time\":true,\"initial-default\":" + initial + "}\n")
+                .getBytes(StandardCharsets.UTF_8));
         flusher.scheduleWithFixedDelay(this::flush, 100, 100, TimeUnit.MILLISECONDS);
     }
 
@@ -124,16 +128,23 @@ public final class HistoryRecorder implements AutoCloseable {
     private void write(CharSequence s) {
         if (closed) throw new IllegalStateException("history closed");
         try {
-            out.append(s);
+            pending.append(s);
+            if (pending.length() >= 1 << 16) drain();
         } catch (IOException e) {
             throw new UncheckedIOException("writing the history", e);
         }
     }
 
+    private void drain() throws IOException {
+        if (pending.length() == 0) return;
+        out.write(pending.toString().getBytes(StandardCharsets.UTF_8));
+        pending.setLength(0);
+    }
+
     private synchronized void flush() {
         if (closed) return;
         try {
-            out.flush();
+            drain();
         } catch (IOException e) {
             System.err.println("isostress: flushing the history: " + e.getMessage());
         }
@@ -144,6 +155,7 @@ public final class HistoryRecorder implements AutoCloseable {
         if (closed) return;
         flusher.shutdownNow();
         closed = true;
+        drain();
         out.close();
     }
 }

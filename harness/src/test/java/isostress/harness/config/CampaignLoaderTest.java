@@ -102,8 +102,37 @@ class CampaignLoaderTest {
     }
 
     @Test
-    void notYetAvailableTypesSayWhy() {
-        hasProblem(problems("database: {type: mongodb}\n"), "camp.yaml:1 database.type:", "not available");
-        hasProblem(problems("database: {provision: docker}\n"), "camp.yaml:1 database.provision:", "not available");
+    void mongodbAndClustersAreCheckedForWhatTheyNeed() {
+        hasProblem(problems("database: {type: mongodb}\n"), "camp.yaml:1 database.url:", "required");
+        hasProblem(problems("database: {type: mongodb, url: 'jdbc:postgresql://x/y'}\n"), "camp.yaml:1 database.url:",
+                "mongodb://");
+        hasProblem(problems("database: {type: mongodb, provision: local}\n"), "camp.yaml:1 database.provision:",
+                "external");
+        hasProblem(problems("database: {type: postgresql, nodes: 3}\n"), "camp.yaml:1 database.nodes:", "one server");
+        hasProblem(problems("database: {type: mariadb, provision: local, image: x}\n"), "camp.yaml:1 database.image:",
+                "docker");
+        Campaign c = CampaignLoader.parse(FILE, "database: {type: mariadb, provision: local, nodes: 3, timeout: 4s}\n");
+        assertEquals(3, c.database().nodes());
+        assertEquals(java.time.Duration.ofSeconds(4), c.database().timeout());
+        assertEquals(null, c.nemesis());
+    }
+
+    @Test
+    void nemesisNamesBadFaultsTargetsAndDurations() {
+        List<String> p = problems("database: {type: mariadb, provision: local, nodes: 3}\n"
+                + "nemesis:\n  faults: [kill, explode]\n  interval: soon\n  targets: [2, 5]\n  durration: 1s\n");
+        hasProblem(p, "camp.yaml:3 nemesis.faults[1]:", "unknown fault 'explode'");
+        hasProblem(p, "camp.yaml:4 nemesis.interval:", "500ms");
+        hasProblem(p, "nemesis.targets[1]:", "node 5 does not exist");
+        hasProblem(p, "camp.yaml:6 nemesis.durration:", "unknown key");
+        hasProblem(problems("database: {type: postgresql, provision: external, url: 'jdbc:postgresql://h/d'}\n"
+                + "nemesis: {faults: [kill]}\n"), "nemesis.faults:", "latency and drop");
+        hasProblem(problems("nemesis: {faults: []}\n"), "nemesis.faults:", "at least one");
+        Campaign c = CampaignLoader.parse(FILE, "database: {type: mariadb, provision: local, nodes: 3}\n"
+                + "nemesis: {faults: [pause, partition], interval: 2s, duration: 500ms, targets: [n3]}\n");
+        assertEquals(List.of(Campaign.FaultKind.PAUSE, Campaign.FaultKind.PARTITION), c.nemesis().faults());
+        assertEquals(java.time.Duration.ofMillis(500), c.nemesis().duration());
+        assertEquals(List.of(3), c.nemesis().targets());
+        assertEquals(Campaign.DEFAULT_TIMEOUT, c.database().timeout());
     }
 }
