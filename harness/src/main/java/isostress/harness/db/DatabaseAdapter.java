@@ -27,6 +27,9 @@ public interface DatabaseAdapter {
     /** (Re)creates the table for {@code type} with keys {@code 0..maxKey}. */
     void createSchema(Connection c, WorkloadType type, long maxKey) throws SQLException;
 
+    /** How many keys the table for {@code type} holds (a cluster node has the schema once this is all of them). */
+    long keyCount(Connection c, WorkloadType type) throws SQLException;
+
     /**
      * Runs {@code ops} in the connection's current transaction (auto-commit off) and returns them completed: reads
      * with their values; a compare-and-set that did not apply makes {@link CasMismatch} thrown. {@code casExpected}

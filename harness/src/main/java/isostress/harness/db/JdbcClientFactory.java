@@ -37,11 +37,31 @@ public final class JdbcClientFactory implements ClientFactory {
         return adapter;
     }
 
+    /**
+     * Creates the keys on the first node, then waits until every other node has them all: a Galera node applies
+     * replicated writes asynchronously, and a first read there could otherwise find no row at all.
+     */
     @Override
-    public void createSchema(WorkloadType type, long maxKey) throws SQLException {
+    public void createSchema(WorkloadType type, long maxKey) throws SQLException, InterruptedException {
         try (Connection c = pools.get(0).getConnection()) {
             c.setAutoCommit(true);
             adapter.createSchema(c, type, maxKey);
+        }
+        for (int i = 1; i < pools.size(); i++) {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            long seen = -1;
+            while (System.nanoTime() < deadline) {
+                try (Connection c = pools.get(i).getConnection()) {
+                    seen = adapter.keyCount(c, type);
+                } catch (SQLException e) {
+                    seen = -1; // the table itself has not arrived yet
+                }
+                if (seen == maxKey + 1) break;
+                Thread.sleep(50);
+            }
+            if (seen != maxKey + 1) {
+                throw new SQLException("node " + (i + 1) + " has " + seen + " of " + (maxKey + 1) + " keys after 60 s");
+            }
         }
     }
 

@@ -46,6 +46,17 @@ abstract class SqlAdapter implements DatabaseAdapter {
     }
 
     @Override
+    public long keyCount(Connection c, WorkloadType type) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + (type == WorkloadType.LIST_APPEND ? LISTS : KV))) {
+            rs.next();
+            return rs.getLong(1);
+        } finally {
+            c.rollback();
+        }
+    }
+
+    @Override
     public List<MicroOp> execute(Connection c, List<MicroOp> ops, CasExpectations casExpected) throws SQLException {
         List<MicroOp> done = new ArrayList<>(ops.size());
         for (MicroOp op : ops) {

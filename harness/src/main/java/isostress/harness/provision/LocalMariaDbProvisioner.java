@@ -119,6 +119,7 @@ final class LocalMariaDbProvisioner implements Provisioner {
                         + "information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_LOCAL_STATE_COMMENT'" : null;
                 servers.add(new MariaDbServer("n" + (i + 1), ip, client[i], peerPorts, data, logs, cmd, tools, ready));
             }
+            for (MariaDbServer srv : servers) srv.cluster(servers);
             long t0 = System.nanoTime();
             MariaDbServer first = servers.get(0);
             first.launch(n > 1 ? List.of("--wsrep-new-cluster") : List.of());

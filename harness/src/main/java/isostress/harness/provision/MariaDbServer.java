@@ -22,6 +22,7 @@ final class MariaDbServer implements DbNode {
     private final MariaDbTools tools;
     private final String readyQuery;
     private Process process;
+    private List<MariaDbServer> cluster = List.of();
 
     /**
      * @param command    the full mariadbd command line (restart reuses it, without bootstrap flags)
@@ -38,6 +39,11 @@ final class MariaDbServer implements DbNode {
         this.command = List.copyOf(command);
         this.tools = tools;
         this.readyQuery = readyQuery;
+    }
+
+    /** The cluster this node belongs to (itself included); a restart waits until the others dropped it. */
+    void cluster(List<MariaDbServer> all) {
+        this.cluster = List.copyOf(all);
     }
 
     Path socket() {
@@ -125,12 +131,44 @@ final class MariaDbServer implements DbNode {
 
     @Override
     public void restart() throws IOException, InterruptedException {
+        awaitEviction();
         synchronized (this) {
             if (process != null && process.isAlive()) throw new IOException(name + " is still running");
             Files.deleteIfExists(socket());
             launch(List.of());
         }
         awaitReady(120);
+    }
+
+    /**
+     * Waits (at most 30 s) until a running peer's view no longer counts this node. A killed node's old incarnation
+     * stays in the group until the peers' inactivity timeout; a restart that joins before that is "forgotten" for
+     * a time-wait period and joins seconds later than one that waits.
+     */
+    private void awaitEviction() throws InterruptedException, IOException {
+        if (cluster.size() < 2) return;
+        long t0 = System.nanoTime(), deadline = t0 + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            int running = 0;
+            String size = "";
+            for (MariaDbServer peer : cluster) {
+                if (peer == this || peer.pid() < 0) continue;
+                running++;
+                if (size.isEmpty()) {
+                    size = tools.query(peer.socket(), "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
+                            + "WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'", 3);
+                }
+            }
+            if (running == 0) return; // nobody to join: start anyway, the restart will say why it cannot
+            if (!size.isEmpty() && Integer.parseInt(size) <= running) {
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                java.nio.file.Files.writeString(logs.resolve(name + "-mariadbd.out"), "isostress: the cluster dropped "
+                        + name + "'s old incarnation " + ms + " ms after the restart was asked for\n",
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                return;
+            }
+            Thread.sleep(100);
+        }
     }
 
     @Override

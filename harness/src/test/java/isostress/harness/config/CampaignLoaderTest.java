@@ -123,11 +123,11 @@ class CampaignLoaderTest {
                 + "nemesis:\n  faults: [kill, explode]\n  interval: soon\n  targets: [2, 5]\n  durration: 1s\n");
         hasProblem(p, "camp.yaml:3 nemesis.faults[1]:", "unknown fault 'explode'");
         hasProblem(p, "camp.yaml:4 nemesis.interval:", "500ms");
-        hasProblem(p, "nemesis.targets[1]:", "node 5 does not exist");
+        hasProblem(p, "camp.yaml:5 nemesis.targets[1]:", "node 5 does not exist");
         hasProblem(p, "camp.yaml:6 nemesis.durration:", "unknown key");
         hasProblem(problems("database: {type: postgresql, provision: external, url: 'jdbc:postgresql://h/d'}\n"
-                + "nemesis: {faults: [kill]}\n"), "nemesis.faults:", "latency and drop");
-        hasProblem(problems("nemesis: {faults: []}\n"), "nemesis.faults:", "at least one");
+                + "nemesis: {faults: [kill]}\n"), "camp.yaml:2 nemesis.faults:", "latency and drop");
+        hasProblem(problems("nemesis: {faults: []}\n"), "camp.yaml:1 nemesis.faults:", "at least one");
         Campaign c = CampaignLoader.parse(FILE, "database: {type: mariadb, provision: local, nodes: 3}\n"
                 + "nemesis: {faults: [pause, partition], interval: 2s, duration: 500ms, targets: [n3]}\n");
         assertEquals(List.of(Campaign.FaultKind.PAUSE, Campaign.FaultKind.PARTITION), c.nemesis().faults());
