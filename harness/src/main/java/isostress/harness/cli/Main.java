@@ -10,7 +10,7 @@ import java.nio.file.NoSuchFileException;
 /** The {@code isostress} command: subcommands for each job; usage when none is given. */
 @Command(name = "isostress", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "End-to-end database isolation stress testing: generate, run, record, check.",
-        subcommands = {RunCommand.class, CheckCommand.class, GenerateCommand.class, BenchCommand.class,
+        subcommands = {RunCommand.class, CheckCommand.class, ExportCommand.class, GenerateCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:valid at every level asked", "1:invalid: an anomaly was found",

@@ -164,4 +164,23 @@ class CheckCommandTest {
             }
         }
     }
+
+    @Test
+    void exportWritesEdnAndTextThatReadBackAndCheckTheSame() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("run"));
+        History h = simulated(400);
+        write(h, "run/history.jsonl", HistoryFormat.JSONL);
+        Run edn = run("export", "--to", "edn", run.toString());
+        assertEquals(0, edn.code(), edn.out() + edn.err());
+        History back = HistoryFormat.EDN.read(run.resolve("history.edn"));
+        assertEquals(h.size(), back.size());
+        Run text = run("export", "--to", "text", run.toString(), "--out", dir.resolve("h.txt").toString());
+        assertEquals(0, text.code(), text.out() + text.err());
+        assertEquals(h.size(), HistoryFormat.TEXT.read(dir.resolve("h.txt")).size());
+        Run check = run("check", run.resolve("history.edn").toString(), "--level", "ser");
+        assertEquals(0, check.code(), check.out() + check.err());
+        Run bad = run("export", "--to", "dbcop", run.toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("edn or text"), bad.err());
+    }
 }
