@@ -101,10 +101,13 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
      * @param nodes       how many servers (MariaDB with Galera, a MongoDB replica set): 1 is a single server
      * @param image       docker: the image to run, or null for the default (official) one
      * @param timeout     the longest one statement or connection attempt may take before the client gives up
+     * @param upsert      SQL writes as upserts (INSERT ... ON CONFLICT DO UPDATE / ON DUPLICATE KEY UPDATE) rather
+     *                    than UPDATE: the statement PostgreSQL 12.3's SSI bug needs
+     * @param opPause     each client sleeps a random 0..opPause between the operations of a transaction (zero: none)
      */
     public record Database(DbType type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
-                           String image, Duration timeout) {
+                           String image, Duration timeout, boolean upsert, Duration opPause) {
         public Database {
             settings = Map.copyOf(settings);
         }
@@ -113,7 +116,7 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
         public Database(DbType type, Provision provision, String version, String url, String userEnv,
                         String passwordEnv, Isolation isolation, Map<String, String> settings) {
             this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, 1, null,
-                    DEFAULT_TIMEOUT);
+                    DEFAULT_TIMEOUT, false, Duration.ZERO);
         }
     }
 

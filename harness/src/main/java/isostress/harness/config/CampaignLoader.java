@@ -33,7 +33,7 @@ public final class CampaignLoader {
     private static final List<String> TOP = List.of("name", "database", "workload", "check", "runs",
             "stop-on-violation", "store", "nemesis");
     private static final List<String> DATABASE = List.of("type", "provision", "version", "url", "user-env",
-            "password-env", "isolation", "settings", "nodes", "image", "timeout");
+            "password-env", "isolation", "settings", "nodes", "image", "timeout", "writes", "op-pause");
     private static final List<String> NEMESIS = List.of("faults", "interval", "duration", "targets", "latency",
             "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
@@ -227,8 +227,13 @@ public final class CampaignLoader {
         Duration timeout = duration(d, "timeout");
         if (timeout == null) timeout = nemesis != null ? Campaign.DEFAULT_TIMEOUT : Duration.ofSeconds(60);
         if (timeout.isZero()) d.problem("timeout", "must be more than 0");
+        String writes = d.choice("writes", "update", List.of("update", "upsert"));
+        if ("upsert".equals(writes) && type == DbType.MONGODB) {
+            d.problem("writes", "upsert is SQL's; mongodb writes are updates of documents");
+        }
+        Duration opPause = duration(d, "op-pause");
         return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes,
-                image, timeout);
+                image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause);
     }
 
     private static WorkloadSpec workload(ConfigNode w) {

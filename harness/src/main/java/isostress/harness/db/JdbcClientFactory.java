@@ -43,9 +43,12 @@ public final class JdbcClientFactory implements ClientFactory {
      */
     @Override
     public void createSchema(WorkloadType type, long maxKey) throws SQLException, InterruptedException {
+        long keys;
         try (Connection c = pools.get(0).getConnection()) {
             c.setAutoCommit(true);
             adapter.createSchema(c, type, maxKey);
+            c.setAutoCommit(false);
+            keys = adapter.keyCount(c, type);
         }
         for (int i = 1; i < pools.size(); i++) {
             long deadline = System.nanoTime() + 60_000_000_000L;
@@ -56,11 +59,11 @@ public final class JdbcClientFactory implements ClientFactory {
                 } catch (SQLException e) {
                     seen = -1; // the table itself has not arrived yet
                 }
-                if (seen == maxKey + 1) break;
+                if (seen == keys) break;
                 Thread.sleep(50);
             }
-            if (seen != maxKey + 1) {
-                throw new SQLException("node " + (i + 1) + " has " + seen + " of " + (maxKey + 1) + " keys after 60 s");
+            if (seen != keys) {
+                throw new SQLException("node " + (i + 1) + " has " + seen + " of " + keys + " keys after 60 s");
             }
         }
     }

@@ -7,6 +7,20 @@ import java.sql.SQLException;
 
 /** MariaDB and MySQL (MariaDB Connector/J). There is no snapshot level; repeatable read is InnoDB's. */
 public final class MariaDbAdapter extends SqlAdapter {
+    /** Writes as UPDATE, no pauses. */
+    public MariaDbAdapter() {
+        this(false, java.time.Duration.ZERO);
+    }
+
+    public MariaDbAdapter(boolean upsert, java.time.Duration opPause) {
+        super(upsert, opPause);
+    }
+
+    @Override
+    String upsertSql() {
+        return "INSERT INTO " + KV + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
+    }
+
     @Override
     public String name() {
         return "mariadb";

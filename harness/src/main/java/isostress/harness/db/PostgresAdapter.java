@@ -7,6 +7,20 @@ import java.sql.SQLException;
 
 /** PostgreSQL (pgjdbc). Repeatable read is snapshot isolation there; snapshot maps to it. */
 public final class PostgresAdapter extends SqlAdapter {
+    /** Writes as UPDATE, no pauses. */
+    public PostgresAdapter() {
+        this(false, java.time.Duration.ZERO);
+    }
+
+    public PostgresAdapter(boolean upsert, java.time.Duration opPause) {
+        super(upsert, opPause);
+    }
+
+    @Override
+    String upsertSql() {
+        return "INSERT INTO " + KV + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+    }
+
     @Override
     public String name() {
         return "postgresql";

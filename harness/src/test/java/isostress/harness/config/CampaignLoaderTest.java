@@ -115,6 +115,12 @@ class CampaignLoaderTest {
         assertEquals(3, c.database().nodes());
         assertEquals(java.time.Duration.ofSeconds(4), c.database().timeout());
         assertEquals(null, c.nemesis());
+        hasProblem(problems("database: {writes: insert}\n"), "camp.yaml:1 database.writes:", "upsert");
+        hasProblem(problems("database: {type: mongodb, url: 'mongodb://h/', writes: upsert}\n"),
+                "camp.yaml:1 database.writes:", "SQL");
+        Campaign u = CampaignLoader.parse(FILE, "database: {writes: upsert, op-pause: 20ms}\n");
+        assertTrue(u.database().upsert());
+        assertEquals(java.time.Duration.ofMillis(20), u.database().opPause());
     }
 
     @Test
