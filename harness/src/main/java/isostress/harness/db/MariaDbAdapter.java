@@ -17,6 +17,11 @@ public final class MariaDbAdapter extends SqlAdapter {
     }
 
     @Override
+    String appendUpsertSql() {
+        return "INSERT INTO " + LISTS + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
+    }
+
+    @Override
     String upsertSql() {
         return "INSERT INTO " + KV + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
     }

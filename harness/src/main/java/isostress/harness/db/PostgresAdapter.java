@@ -17,6 +17,11 @@ public final class PostgresAdapter extends SqlAdapter {
     }
 
     @Override
+    String appendUpsertSql() {
+        return "INSERT INTO " + LISTS + " AS t (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = t.v || ',' || EXCLUDED.v";
+    }
+
+    @Override
     String upsertSql() {
         return "INSERT INTO " + KV + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
     }

@@ -32,6 +32,9 @@ abstract class SqlAdapter implements DatabaseAdapter {
     /** The SQL that writes value ? to key ? as an upsert (parameters: key, value). */
     abstract String upsertSql();
 
+    /** The SQL that appends ? to key ?'s list as an upsert, creating the row (parameters: key, element). */
+    abstract String appendUpsertSql();
+
     @Override
     public void createSchema(Connection c, WorkloadType type, long maxKey) throws SQLException {
         boolean lists = type == WorkloadType.LIST_APPEND;
@@ -42,7 +45,7 @@ abstract class SqlAdapter implements DatabaseAdapter {
         }
         // Upserts start from an empty table: every key's first write inserts its row (the path PostgreSQL 12.3's SSI
         // bug is on), and a read of a missing row is the initial value the history's header announces.
-        if (upsert && !lists) return;
+        if (upsert) return;
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
         try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, ?)")) {
@@ -96,7 +99,15 @@ abstract class SqlAdapter implements DatabaseAdapter {
                 }
                 done.add(op);
             } else if (op instanceof MicroOp.Append) {
-                update(c, appendSql(), ((MicroOp.Append) op).value(), k);
+                if (upsert) {
+                    try (PreparedStatement p = c.prepareStatement(appendUpsertSql())) {
+                        p.setLong(1, k);
+                        p.setString(2, Long.toString(((MicroOp.Append) op).value()));
+                        p.executeUpdate();
+                    }
+                } else {
+                    update(c, appendSql(), ((MicroOp.Append) op).value(), k);
+                }
                 done.add(op);
             } else if (op instanceof MicroOp.ListRead) {
                 try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + LISTS + " WHERE k = ?")) {
