@@ -30,6 +30,7 @@ public interface Provisioner {
         switch (db.provision()) {
             case EMBEDDED: return new EmbeddedPostgresProvisioner();
             case LOCAL: return new LocalMariaDbProvisioner();
+            case DOCKER: return new DockerProvisioner();
             default: return new ExternalProvisioner();
         }
     }

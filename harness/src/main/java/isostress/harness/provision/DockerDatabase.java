@@ -1,0 +1,77 @@
+package isostress.harness.provision;
+
+import org.testcontainers.containers.Network;
+
+import java.util.List;
+
+/**
+ * Databases in containers isostress started: one node per container. Closing copies each container's output into the
+ * run's logs, then stops and removes the containers (with their data volumes) and the network they shared.
+ */
+final class DockerDatabase implements RunningDatabase {
+    private final List<DockerNode> nodes;
+    private final Network network;
+    private final String user, password, description;
+    private boolean closed;
+
+    /**
+     * @param network the nodes' own network, removed on close; null when they have none
+     * @param user    the clients' user (can create tables), or null when the server wants none (MongoDB)
+     */
+    DockerDatabase(List<DockerNode> nodes, Network network, String user, String password, String description) {
+        this.nodes = List.copyOf(nodes);
+        this.network = network;
+        this.user = user;
+        this.password = password;
+        this.description = description;
+    }
+
+    public String jdbcUrl() {
+        return nodes.get(0).url();
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public long serverPid() {
+        return nodes.get(0).pid();
+    }
+
+    public List<DbNode> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    public void collectLogs() {
+        for (DockerNode n : nodes) n.writeLogs();
+    }
+
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        removeAll(nodes, network);
+    }
+
+    /** Copies the logs of and removes {@code nodes}, then {@code network}: also for a start that failed half way. */
+    static void removeAll(List<DockerNode> nodes, Network network) {
+        for (DockerNode n : nodes) {
+            n.writeLogs();
+            n.remove();
+        }
+        if (network != null) {
+            try {
+                network.close();
+            } catch (RuntimeException e) {
+                System.err.println("isostress: removing the nodes' docker network: " + e.getMessage());
+            }
+        }
+    }
+}

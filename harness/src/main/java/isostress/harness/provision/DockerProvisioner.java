@@ -1,0 +1,208 @@
+package isostress.harness.provision;
+
+import isostress.harness.config.Campaign;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
+import org.testcontainers.containers.wait.strategy.WaitStrategy;
+import org.testcontainers.mariadb.MariaDBContainer;
+import org.testcontainers.mongodb.MongoDBContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+import org.testcontainers.utility.DockerImageName;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * {@code provision: docker}: the database in containers, through Testcontainers' modules. PostgreSQL
+ * ({@code postgres:<version>}, default 16) and MariaDB ({@code mariadb:<version>}, default 10.11) run one server;
+ * MariaDB with {@code nodes: 3} is a Galera cluster ({@link GaleraCluster}); MongoDB ({@code mongo:<version>}, default
+ * 7.0) is a one-node replica set, since its transactions need one. {@code image} replaces the official image with any
+ * image that starts the same way (the ones {@code docker/} builds from Debian's packages, for instance).
+ *
+ * <p>Each client port is published on a fixed free host port, so a node keeps its address across a kill and restart.
+ * Clients log in as {@value #USER} (password {@value #PASSWORD}), which owns database {@value #DATABASE} (MongoDB: no
+ * authentication). Servers get the campaign's settings, plus room for the clients and, for PostgreSQL, the same 20 ms
+ * deadlock timeout as the embedded one. Container output goes to the run's logs ({@code <type>-<node>.log}).
+ */
+final class DockerProvisioner implements Provisioner {
+    static final String USER = "isostress", PASSWORD = "isostress", DATABASE = "isostress";
+    static final String DEFAULT_POSTGRES = "16", DEFAULT_MARIADB = "10.11", DEFAULT_MONGO = "7.0";
+    /** First start: an image's first initialization (initdb, mariadb-install-db) takes seconds, a slow disk more. */
+    static final Duration STARTUP = Duration.ofMinutes(3);
+    /** A restarted server recovers its data (a Galera node: a whole state transfer) before it is ready. */
+    static final Duration RESTART = Duration.ofMinutes(3);
+    /**
+     * Instead of Testcontainers' waits, which run out their whole timeout when the server exits (a bad setting, say),
+     * the JDBC databases are waited for by their node's probe, which logs in as the clients will and gives up as soon
+     * as the container stops. Both images keep TCP closed until the real server runs (the entrypoints' initializing
+     * servers listen on a socket only), so a login over TCP means ready.
+     */
+    static final WaitStrategy NO_WAIT = new AbstractWaitStrategy() {
+        @Override
+        protected void waitUntilReady() {
+        }
+    };
+
+    @Override
+    public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
+        Files.createDirectories(logs);
+        DockerEngine.client(); // fails first, and clearly, when there is no engine
+        switch (db.type()) {
+            case POSTGRESQL:
+                return postgres(db, logs, maxClients);
+            case MARIADB: {
+                String image = image(db, "mariadb", DEFAULT_MARIADB);
+                return db.nodes() > 1 ? GaleraCluster.start(db, image, logs, maxClients) : mariadb(db, image, logs, maxClients);
+            }
+            case MONGODB:
+                return mongo(db, logs);
+            default:
+                throw new IOException("provision: docker runs postgresql, mariadb (one server or Galera) and mongodb; "
+                        + "for " + db.type().name().toLowerCase() + " use provision: external");
+        }
+    }
+
+    /** The campaign's image, or the official one of its version (or of {@code dflt}). */
+    static String image(Campaign.Database db, String repository, String dflt) {
+        if (db.image() != null) return db.image();
+        return repository + ":" + (db.version() != null ? db.version() : dflt);
+    }
+
+    private static RunningDatabase postgres(Campaign.Database db, Path logs, int maxClients)
+            throws IOException, InterruptedException {
+        String image = image(db, "postgres", DEFAULT_POSTGRES);
+        List<String> cmd = new ArrayList<>(List.of("postgres", "-c", "fsync=off",
+                "-c", "max_connections=" + Math.max(100, maxClients + 20), "-c", "deadlock_timeout=20ms"));
+        for (Map.Entry<String, String> e : db.settings().entrySet()) cmd.addAll(List.of("-c", e.getKey() + "=" + e.getValue()));
+        PostgreSQLContainer c = new PostgreSQLContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("postgres"))
+                .withDatabaseName(DATABASE).withUsername(USER).withPassword(PASSWORD)
+                // PostgreSQL's shared memory for parallel queries lives in /dev/shm, 64 MB in a container by default.
+                .withSharedMemorySize(256L << 20)
+                .waitingFor(NO_WAIT);
+        c.setCommand(cmd.toArray(String[]::new));
+        return single(c, "PostgreSQL", image, 5432, "jdbc:postgresql", logs.resolve("postgresql-n1.log"));
+    }
+
+    private static RunningDatabase mariadb(Campaign.Database db, String image, Path logs, int maxClients)
+            throws IOException, InterruptedException {
+        MariaDBContainer c = new MariaDBContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("mariadb")) {
+            @Override
+            protected void waitUntilContainerStarted() {
+                // the node's probe waits instead: see NO_WAIT
+            }
+        }.withDatabaseName(DATABASE).withUsername(USER).withPassword(PASSWORD);
+        c.setCommand(mariadbOptions(db, maxClients).toArray(String[]::new));
+        return single(c, "MariaDB", image, 3306, "jdbc:mariadb", logs.resolve("mariadb-n1.log"));
+    }
+
+    /** The server options of a MariaDB node: room for the clients, then the campaign's settings. */
+    static List<String> mariadbOptions(Campaign.Database db, int maxClients) {
+        // Options only: the official entrypoint (and docker/mariadb's) puts the server's name in front.
+        List<String> opts = new ArrayList<>(List.of("--max-connections=" + Math.max(151, maxClients + 20)));
+        for (Map.Entry<String, String> e : db.settings().entrySet()) opts.add("--" + e.getKey() + "=" + e.getValue());
+        return opts;
+    }
+
+    /** Starts a one-server JDBC database on a fixed host port; the node's probe is a query. */
+    private static RunningDatabase single(GenericContainer<?> c, String what, String image, int containerPort,
+                                          String scheme, Path logFile) throws IOException, InterruptedException {
+        int port = EmbeddedPostgresProvisioner.freePort();
+        c.setPortBindings(List.of(port + ":" + containerPort));
+        ContainerLog log = new ContainerLog(logFile);
+        c.withLogConsumer(log);
+        long t0 = System.nanoTime();
+        start(c, what, image, log);
+        String host = c.getHost();
+        String url = scheme + "://" + host + ":" + port + "/" + DATABASE;
+        DockerNode node = new DockerNode("n1", c, url, host, port, jdbcProbe(url, "SELECT 1", "1"), RESTART, log);
+        try {
+            node.awaitReady(STARTUP);
+        } catch (IOException | InterruptedException e) {
+            DockerDatabase.removeAll(List.of(node), null);
+            throw e;
+        }
+        return new DockerDatabase(List.of(node), null, USER, PASSWORD,
+                "docker " + what + " (" + image + ") at " + host + ":" + port + ", up in " + seconds(t0) + " s");
+    }
+
+    private static RunningDatabase mongo(Campaign.Database db, Path logs) throws IOException, InterruptedException {
+        if (db.nodes() > 1) {
+            throw new IOException("provision: docker starts MongoDB as a one-node replica set; for " + db.nodes()
+                    + " nodes run your own replica set and use provision: external");
+        }
+        String image = image(db, "mongo", DEFAULT_MONGO);
+        MongoDBContainer c = new MongoDBContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("mongo"))
+                .withReplicaSet();
+        List<String> cmd = new ArrayList<>(List.of("--replSet", "docker-rs")); // what withReplicaSet initiates
+        for (Map.Entry<String, String> e : db.settings().entrySet()) cmd.add("--" + e.getKey() + "=" + e.getValue());
+        c.setCommand(cmd.toArray(String[]::new));
+        c.withStartupTimeout(STARTUP);
+        int port = EmbeddedPostgresProvisioner.freePort();
+        c.setPortBindings(List.of(port + ":27017"));
+        ContainerLog log = new ContainerLog(logs.resolve("mongodb-n1.log"));
+        c.withLogConsumer(log);
+        long t0 = System.nanoTime();
+        start(c, "MongoDB", image, log);
+        String host = c.getHost();
+        // The replica set's one member is named after the container, which only Docker's network resolves: the
+        // clients talk to this node directly.
+        String url = "mongodb://" + host + ":" + port + "/" + DATABASE + "?directConnection=true";
+        DockerNode node = new DockerNode("n1", c, url, host, port, () -> {
+            var r = c.execInContainer("sh", "-c", "mongosh --quiet --eval 'db.hello().isWritablePrimary' "
+                    + "|| mongo --quiet --eval 'db.isMaster().ismaster'");
+            return r.getStdout().contains("true");
+        }, RESTART, log);
+        return new DockerDatabase(List.of(node), null, null, null, "docker MongoDB replica set of 1 (" + image
+                + ") at " + host + ":" + port + ", up in " + seconds(t0) + " s");
+    }
+
+    /** Starts {@code c}; when it fails, says which image and where its output went. */
+    static void start(GenericContainer<?> c, String what, String image, ContainerLog log) throws IOException {
+        if (!DockerEngine.hasImage(image)) {
+            System.err.println("isostress: image " + image + " is not here yet: pulling it");
+        }
+        try {
+            c.start();
+        } catch (RuntimeException e) {
+            log.close();
+            c.stop();
+            Throwable cause = e;
+            while (cause.getCause() != null) cause = cause.getCause();
+            throw new IOException("docker " + what + " (" + image + ") did not start: " + cause.getMessage()
+                    + " (its output: " + log.file() + ")", e);
+        }
+    }
+
+    /** A probe that logs in as the clients do and expects {@code query}'s first value to be {@code expected}. */
+    static DockerNode.Probe jdbcProbe(String url, String query, String expected) {
+        Properties p = new Properties();
+        p.setProperty("user", USER);
+        p.setProperty("password", PASSWORD);
+        boolean pg = url.startsWith("jdbc:postgresql:");
+        p.setProperty("connectTimeout", pg ? "5" : "5000");   // PostgreSQL in seconds, MariaDB in milliseconds
+        p.setProperty("socketTimeout", pg ? "10" : "10000");
+        return () -> {
+            try (Connection conn = DriverManager.getConnection(url, p);
+                 Statement s = conn.createStatement();
+                 ResultSet rs = s.executeQuery(query)) {
+                String got = rs.next() ? rs.getString(1) : null;
+                if (expected.equals(got)) return true;
+                throw new IOException(query + " gave " + got + ", not " + expected);
+            }
+        };
+    }
+
+    static String seconds(long t0) {
+        return String.format("%.1f", (System.nanoTime() - t0) / 1e9);
+    }
+}
