@@ -19,6 +19,8 @@ import java.util.stream.Stream;
  */
 public final class Leftovers {
     private static final Pattern OWNED = Pattern.compile("isostress-(pg|mariadb)-(\\d+)-.*");
+    /** The label naming the harness (pid) that started a container. */
+    static final String DOCKER_OWNER = "isostress.owner";
 
     private Leftovers() {
     }
@@ -50,6 +52,7 @@ public final class Leftovers {
         } catch (IOException e) {
             done.add("could not clean up: " + e.getMessage());
         }
+        done.addAll(removeContainersOfDeadHarnesses());
         // Rules are only ever added while a nemesis runs; with no other harness alive, any left are stale.
         if (!otherAlive && Iptables.program() != null) {
             try {
@@ -62,6 +65,44 @@ public final class Leftovers {
             }
         }
         return done;
+    }
+
+    /** Removes containers labelled with the pid of a harness that is no longer running. */
+    private static List<String> removeContainersOfDeadHarnesses() {
+        List<String> done = new ArrayList<>();
+        Path docker = LocalMariaDbProvisioner.find("/usr/bin/docker", "/usr/local/bin/docker");
+        if (docker == null) return done;
+        try {
+            String listing = output(List.of(docker.toString(), "ps", "-a", "--filter", "label=" + DOCKER_OWNER,
+                    "--format", "{{.ID}} {{.Label \"" + DOCKER_OWNER + "\"}}"));
+            for (String line : listing.split("\n")) {
+                String[] f = line.trim().split(" ");
+                if (f.length != 2 || !f[1].matches("\\d+")) continue;
+                long owner = Long.parseLong(f[1]);
+                if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) continue;
+                output(List.of(docker.toString(), "rm", "-fv", f[0]));
+                done.add("removed container " + f[0] + " of dead harness " + owner);
+            }
+        } catch (IOException e) {
+            // no engine running: nothing of ours can be running in it either
+        }
+        return done;
+    }
+
+    private static String output(List<String> cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        try {
+            if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + " did not return within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.exitValue() != 0) throw new IOException(out.trim());
+        return out;
     }
 
     /** Kills (continuing first, in case it was paused) every process whose command line names {@code dir}. */

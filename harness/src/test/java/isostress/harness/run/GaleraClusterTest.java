@@ -87,4 +87,25 @@ class GaleraClusterTest {
         assertNotEquals(Verdict.UNKNOWN, o.result().level(READ_COMMITTED).verdict());
         assertTrue(!Iptables.list().contains(Iptables.CHAIN), "iptables rules left");
     }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void clusterUnderLatencyAndDroppedConnectionsCompletes() throws Exception {
+        requireGalera();
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, "name: galera-link-faults\n"
+                + "database: {type: mariadb, provision: local, nodes: 3, isolation: repeatable-read, timeout: 3s}\n"
+                + "workload: {type: mini, sessions: 6, transactions: 1000000, keys: 50, seed: 5, duration: 20s}\n"
+                + "nemesis: {faults: [latency, drop], interval: 2s, duration: 2s, latency: 50ms, seed: 3}\n"
+                + "check: {levels: [read-committed]}\n"));
+        assertNull(o.error(), o.error());
+        Set<String> kinds = new HashSet<>();
+        for (FaultRecord f : o.faults()) {
+            kinds.add(f.kind());
+            assertNull(f.error(), f.error());
+        }
+        assertEquals(Set.of("latency", "drop"), kinds, o.faults().toString());
+        Map<?, ?> all = (Map<?, ?>) o.nodes().get("all");
+        assertTrue(((Number) all.get("untouched_determinate_ratio")).doubleValue() >= 0.95, all.toString());
+        assertEquals(Verdict.VALID, o.result().level(READ_COMMITTED).verdict(), o.result().anomalyCounts().toString());
+    }
 }
