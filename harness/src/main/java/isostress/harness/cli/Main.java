@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 @Command(name = "isostress", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "End-to-end database isolation stress testing: generate, run, record, check.",
         subcommands = {RunCommand.class, CheckCommand.class, ExportCommand.class, GenerateCommand.class, BenchCommand.class,
+                ReportCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:valid at every level asked", "1:invalid: an anomaly was found",

@@ -53,6 +53,12 @@ public final class RunReport {
             ch.put("reason", o.unchecked() != null ? o.unchecked() : "no history was recorded");
         }
         MAPPER.writeValue(o.dir().results().toFile(), root);
+        try {
+            isostress.harness.report.HtmlReport.write(o.dir().path());
+        } catch (Exception | OutOfMemoryError e) {
+            // The report is for people; the verdict is already in results.json, so a report problem never fails a run.
+            System.err.println("warning: report.html not written: " + e);
+        }
     }
 
     static Map<String, Object> stats(RunStats s) {
