@@ -10,7 +10,7 @@ import java.nio.file.NoSuchFileException;
 /** The {@code isostress} command: subcommands for each job; usage when none is given. */
 @Command(name = "isostress", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "End-to-end database isolation stress testing: generate, run, record, check.",
-        subcommands = {RunCommand.class, CheckCommand.class, ExportCommand.class, GenerateCommand.class, BenchCommand.class,
+        subcommands = {RunCommand.class, CheckCommand.class, ExportCommand.class, HermitageCommand.class, GenerateCommand.class, BenchCommand.class,
                 ReportCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",

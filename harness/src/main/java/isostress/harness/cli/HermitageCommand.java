@@ -1,0 +1,66 @@
+package isostress.harness.cli;
+
+import isostress.harness.config.Campaign;
+import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.MariaDbAdapter;
+import isostress.harness.db.PostgresAdapter;
+import isostress.harness.hermitage.HermitageRunner;
+import isostress.harness.hermitage.HermitageTable;
+import isostress.harness.provision.Provisioner;
+import isostress.harness.provision.RunningDatabase;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code isostress hermitage --database CONFIG}: Hermitage's two-session scripts (G0 ... G2) on the campaign's
+ * database at read committed, repeatable read and serializable, printed as the prevented/possible table.
+ */
+@Command(name = "hermitage", mixinStandardHelpOptions = true,
+        description = "Replay Hermitage's anomaly scripts on a database at each isolation level; print the table.")
+public final class HermitageCommand implements Callable<Integer> {
+    @Option(names = "--database", paramLabel = "CONFIG", required = true,
+            description = "A campaign YAML; its database section says which database to start or reach.")
+    Path config;
+
+    @Option(names = "--verbose", description = "Also print each script's outcome.")
+    boolean verbose;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Campaign c = CampaignLoader.load(config);
+        Campaign.Database db = c.database();
+        DatabaseAdapter adapter;
+        switch (db.type()) {
+            case POSTGRESQL: adapter = new PostgresAdapter(); break;
+            case MARIADB:
+            case MYSQL: adapter = new MariaDbAdapter(); break;
+            default: throw new Main.UsageException("hermitage runs SQL scripts: the database must be postgresql, "
+                    + "mariadb or mysql, was " + db.type().name().toLowerCase());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Path logs = Files.createTempDirectory("isostress-hermitage");
+        try (RunningDatabase running = Provisioner.of(db).start(db, logs, 4)) {
+            out.println("hermitage on " + running.description());
+            out.flush();
+            List<String> detail = new ArrayList<>();
+            Map<Campaign.Isolation, Map<String, String>> table = HermitageTable.run(
+                    new HermitageRunner(running.jdbcUrl(), running.user(), running.password(), adapter), detail);
+            if (verbose) detail.forEach(out::println);
+            out.print(HermitageTable.markdown(db.type() == Campaign.DbType.POSTGRESQL ? "PostgreSQL" : "MariaDB", table));
+            out.println("✓ prevented, — possible, R/O prevented only in read-only transactions");
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,80 @@
+package isostress.harness.hermitage;
+
+import isostress.harness.Services;
+import isostress.harness.config.Campaign;
+import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.MariaDbAdapter;
+import isostress.harness.db.PostgresAdapter;
+import isostress.harness.provision.Provisioner;
+import isostress.harness.provision.RunningDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The Hermitage scripts on real PostgreSQL 16 and MariaDB 10.11 give the published table: the rows of
+ * ../shared/FIELD.md ("Isolation in the databases we run"), read from the file itself.
+ */
+class HermitageTableTest {
+    static final Path FIELD = Path.of("../../shared/FIELD.md");
+
+    @TempDir
+    Path logs;
+
+    /** FIELD.md's rows for {@code database} (as named in its first column): level -> the ten marks. */
+    static Map<String, List<String>> published(String database) throws Exception {
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(FIELD)) {
+            if (!line.startsWith("| " + database + " |")) continue;
+            String[] cells = line.split("\\|");
+            List<String> marks = new ArrayList<>();
+            for (int i = 3; i < cells.length; i++) marks.add(cells[i].trim());
+            String level = cells[2].trim().replaceAll(" \\(.*\\)", "");
+            rows.put(level, marks);
+        }
+        return rows;
+    }
+
+    private Map<String, List<String>> measured(String yaml, DatabaseAdapter adapter) throws Exception {
+        Campaign c = CampaignLoader.parse(Path.of("hermitage.yaml"), yaml);
+        try (RunningDatabase db = Provisioner.of(c.database()).start(c.database(), logs, 4)) {
+            List<String> detail = new ArrayList<>();
+            Map<Campaign.Isolation, Map<String, String>> t = HermitageTable.run(
+                    new HermitageRunner(db.jdbcUrl(), db.user(), db.password(), adapter), detail);
+            detail.forEach(System.out::println);
+            Map<String, List<String>> out = new LinkedHashMap<>();
+            t.forEach((level, row) -> out.put(level.yamlName().replace('-', ' '), new ArrayList<>(row.values())));
+            return out;
+        }
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void postgresqlMatchesThePublishedTable() throws Exception {
+        Map<String, List<String>> expected = published("PostgreSQL");
+        assertEquals(3, expected.size(), "FIELD.md rows: " + expected);
+        assertEquals(expected, measured("database: {type: postgresql}\n", new PostgresAdapter()));
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void mariadbMatchesThePublishedTable() throws Exception {
+        Services.require(Provisioner.mariaDbInstalled(), "a local MariaDB server", "apt-get install -y mariadb-server");
+        Map<String, List<String>> expected = published("MySQL/MariaDB InnoDB");
+        assertEquals(3, expected.size(), "FIELD.md rows: " + expected);
+        assertTrue(expected.get("repeatable read").contains("R/O"));
+        assertEquals(expected, measured("database: {type: mariadb, provision: local}\n", new MariaDbAdapter()));
+    }
+}
