@@ -39,7 +39,7 @@ public final class HermitageRunner {
     }
 
     /** Runs {@code test} at {@code level} on a fresh table (1, 10), (2, 20). */
-    public HermitageTest.Run run(HermitageTest test, Campaign.Isolation level) throws SQLException, InterruptedException {
+    public HermitageScript.Run run(HermitageScript test, Campaign.Isolation level) throws SQLException, InterruptedException {
         try (Connection c = connect()) {
             c.setAutoCommit(true);
             try (Statement s = c.createStatement()) {
@@ -86,7 +86,7 @@ public final class HermitageRunner {
                     throw new SQLException("a step did not finish: " + e, e);
                 }
             }
-            return new HermitageTest.Run(results, committed);
+            return new HermitageScript.Run(results, committed);
         } finally {
             for (int s = 1; s <= sessions; s++) {
                 if (threads[s] != null) threads[s].shutdownNow();

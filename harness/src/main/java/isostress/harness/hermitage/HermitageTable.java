@@ -30,9 +30,9 @@ public final class HermitageTable {
             Map<String, String> row = new LinkedHashMap<>();
             for (String column : COLUMNS) {
                 boolean readOnlyPossible = false, writePossible = false, hasReadOnly = false;
-                for (HermitageTest t : HermitageTest.all()) {
+                for (HermitageScript t : HermitageScript.all()) {
                     if (!t.column().equals(column)) continue;
-                    HermitageTest.Run r = runner.run(t, level);
+                    HermitageScript.Run r = runner.run(t, level);
                     boolean possible = t.anomaly().test(r);
                     StringBuilder why = new StringBuilder();
                     for (int i = 0; i < r.results().size(); i++) {

@@ -6,7 +6,7 @@ import java.util.function.Predicate;
 import static isostress.harness.hermitage.Step.t;
 
 /**
- * One Hermitage test (Kleppmann's two-session scripts, github.com/ept/hermitage, as re-run by Jepsen): the steps in
+ * One Hermitage script (Kleppmann's two-session scripts, github.com/ept/hermitage, as re-run by Jepsen): the steps in
  * the order they are issued, and the anomaly test over what they returned. The anomaly is possible when a run
  * shows it with every transaction that matters committed; it is prevented when the database blocks, aborts or
  * returns values that admit a serial order.
@@ -17,7 +17,7 @@ import static isostress.harness.hermitage.Step.t;
  * @param steps    the script
  * @param anomaly  true when the run shows the anomaly
  */
-public record HermitageTest(String name, String column, boolean readOnly, List<Step> steps,
+public record HermitageScript(String name, String column, boolean readOnly, List<Step> steps,
                             Predicate<Run> anomaly) {
 
     /** A finished run: each step's result and whether each session committed. */
@@ -32,10 +32,10 @@ public record HermitageTest(String name, String column, boolean readOnly, List<S
     }
 
     /** The tests, in the order of the published table's columns. */
-    public static List<HermitageTest> all() {
+    public static List<HermitageScript> all() {
         return List.of(
                 // G0 write cycles: T2 overwrites both rows after T1; a final state mixing the two is the anomaly.
-                new HermitageTest("G0", "G0", false, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G0", "G0", false, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "update test set value = 11 where id = 1"),
                         t(2, "update test set value = 12 where id = 1"),
                         t(1, "update test set value = 21 where id = 2"), t(1, "commit"),
@@ -43,25 +43,25 @@ public record HermitageTest(String name, String column, boolean readOnly, List<S
                         t(3, "begin"), t(3, "select id, value from test"), t(3, "commit")),
                         r -> r.committed(1) && r.committed(2) && mixed(r.at(9))),
                 // G1a aborted read: T2 must never see T1's aborted 101.
-                new HermitageTest("G1a", "G1a", true, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G1a", "G1a", true, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "update test set value = 101 where id = 1"), t(2, "select id, value from test"),
                         t(1, "rollback"), t(2, "select id, value from test"), t(2, "commit")),
                         r -> seen(r.at(3), 1, 101) || seen(r.at(5), 1, 101)),
                 // G1b intermediate read: T2 must never see T1's intermediate 101.
-                new HermitageTest("G1b", "G1b", true, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G1b", "G1b", true, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "update test set value = 101 where id = 1"), t(2, "select id, value from test"),
                         t(1, "update test set value = 11 where id = 1"), t(1, "commit"),
                         t(2, "select id, value from test"), t(2, "commit")),
                         r -> seen(r.at(3), 1, 101) || seen(r.at(6), 1, 101)),
                 // G1c circular information flow: each sees the other's uncommitted write.
-                new HermitageTest("G1c", "G1c", false, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G1c", "G1c", false, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "update test set value = 11 where id = 1"),
                         t(2, "update test set value = 22 where id = 2"),
                         t(1, "select id, value from test where id = 2"), t(2, "select id, value from test where id = 1"),
                         t(1, "commit"), t(2, "commit")),
                         r -> seen(r.at(4), 2, 22) && seen(r.at(5), 1, 11)),
                 // OTV observed transaction vanishes: T3 sees T2's write to 1, then T1's older write to 2.
-                new HermitageTest("OTV", "OTV", true, List.of(t(1, "begin"), t(2, "begin"), t(3, "begin"),
+                new HermitageScript("OTV", "OTV", true, List.of(t(1, "begin"), t(2, "begin"), t(3, "begin"),
                         t(1, "update test set value = 11 where id = 1"),
                         t(1, "update test set value = 19 where id = 2"),
                         t(2, "update test set value = 12 where id = 1"), t(1, "commit"),
@@ -70,35 +70,35 @@ public record HermitageTest(String name, String column, boolean readOnly, List<S
                         t(3, "select id, value from test where id = 2"), t(2, "commit"),
                         t(3, "select id, value from test where id = 2"),
                         t(3, "select id, value from test where id = 1"), t(3, "commit")),
-                        HermitageTest::transactionVanishes),
+                        HermitageScript::transactionVanishes),
                 // PMP predicate many preceders, read-only: T1's predicate read sees T2's committed insert.
-                new HermitageTest("PMP", "PMP", true, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("PMP", "PMP", true, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "select id, value from test where value = 30"),
                         t(2, "insert into test (id, value) values (3, 30)"), t(2, "commit"),
                         t(1, "select id, value from test where mod(value, 3) = 0"), t(1, "commit")),
                         r -> r.committed(2) && r.at(5).ok() && r.at(5).value(3) != null),
                 // PMP with a write predicate (Hermitage's "PMP write predicates"): T1 raises every value by 10; T2,
                 // which has read the table, deletes the rows with value 20 and still finds a row with value 20.
-                new HermitageTest("PMP-write", "PMP", false, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("PMP-write", "PMP", false, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "update test set value = value + 10"), t(2, "select id, value from test where value = 20"),
                         t(2, "delete from test where value = 20"), t(1, "commit"),
                         t(2, "select id, value from test where value = 20"), t(2, "commit")),
                         r -> r.committed(1) && r.committed(2) && r.at(6).ok() && !r.at(6).ids().isEmpty()),
                 // P4 lost update: both read 10 and both write 11 and commit.
-                new HermitageTest("P4", "P4", false, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("P4", "P4", false, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "select id, value from test where id = 1"), t(2, "select id, value from test where id = 1"),
                         t(1, "update test set value = 11 where id = 1"),
                         t(2, "update test set value = 11 where id = 1"), t(1, "commit"), t(2, "commit")),
                         r -> r.committed(1) && r.committed(2) && r.at(5).ok() && r.at(5).updated() == 1),
                 // G-single read skew, read-only T1: it sees 1 before T2 and 2 after.
-                new HermitageTest("G-single", "G-single", true, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G-single", "G-single", true, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "select id, value from test where id = 1"), t(2, "select id, value from test"),
                         t(2, "update test set value = 12 where id = 1"),
                         t(2, "update test set value = 18 where id = 2"), t(2, "commit"),
                         t(1, "select id, value from test where id = 2"), t(1, "commit")),
                         r -> r.committed(2) && seen(r.at(2), 1, 10) && seen(r.at(7), 2, 18)),
                 // G-single with a write: T1 read 1 before T2, its delete of value 20 sees T2's 18.
-                new HermitageTest("G-single-write", "G-single", false, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G-single-write", "G-single", false, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "select id, value from test where id = 1"), t(2, "select id, value from test"),
                         t(2, "update test set value = 12 where id = 1"),
                         t(2, "update test set value = 18 where id = 2"), t(2, "commit"),
@@ -106,14 +106,14 @@ public record HermitageTest(String name, String column, boolean readOnly, List<S
                         r -> r.committed(1) && r.committed(2) && seen(r.at(2), 1, 10) && r.at(7).ok()
                                 && r.at(7).updated() == 0),
                 // G2-item write skew: both read both rows, each updates one, both commit.
-                new HermitageTest("G2-item", "G2-item", false, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G2-item", "G2-item", false, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "select id, value from test where id in (1, 2)"),
                         t(2, "select id, value from test where id in (1, 2)"),
                         t(1, "update test set value = 11 where id = 1"),
                         t(2, "update test set value = 21 where id = 2"), t(1, "commit"), t(2, "commit")),
                         r -> r.committed(1) && r.committed(2)),
                 // G2 anti-dependency cycles over a predicate: both see no multiple of 3 among new rows, both insert.
-                new HermitageTest("G2", "G2", false, List.of(t(1, "begin"), t(2, "begin"),
+                new HermitageScript("G2", "G2", false, List.of(t(1, "begin"), t(2, "begin"),
                         t(1, "select id, value from test where mod(value, 3) = 0"),
                         t(2, "select id, value from test where mod(value, 3) = 0"),
                         t(1, "insert into test (id, value) values (3, 30)"),
