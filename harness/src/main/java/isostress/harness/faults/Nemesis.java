@@ -34,6 +34,7 @@ public final class Nemesis implements AutoCloseable {
     private final Object lock = new Object();
     private Thread thread;
     private volatile boolean stopping;
+    private boolean closed;
 
     /**
      * @param proxies the client proxy of each node (null entries, or an empty list, when clients connect directly)
@@ -188,9 +189,14 @@ public final class Nemesis implements AutoCloseable {
         return sb.toString();
     }
 
-    /** Stops injecting; the fault in progress is healed before this returns; iptables rules are removed. */
+    /**
+     * Stops injecting; the fault in progress is healed before this returns; iptables rules are removed. Called by
+     * the run's end, its error path and the Ctrl-C hook: only the first call does the work.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
         stopping = true;
         if (thread != null) {
             try {

@@ -42,16 +42,8 @@ final class DockerDatabase implements RunningDatabase {
         return description;
     }
 
-    public long serverPid() {
-        return nodes.get(0).pid();
-    }
-
     public List<DbNode> nodes() {
         return List.copyOf(nodes);
-    }
-
-    public void collectLogs() {
-        for (DockerNode n : nodes) n.writeLogs();
     }
 
     public synchronized void close() {

@@ -53,7 +53,7 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
             throw new IOException("embedded PostgreSQL " + version + " did not start (see " + log + "): "
                     + e.getMessage(), e);
         }
-        return new Running(pg, version, data, new EmbeddedPostgresNode(data, pg.getPort(),
+        return new Running(pg, version, new EmbeddedPostgresNode(data, pg.getPort(),
                 pg.getJdbcUrl("postgres", "postgres"), log));
     }
 
@@ -67,14 +67,12 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
     private static final class Running implements RunningDatabase {
         private final EmbeddedPostgres pg;
         private final String version;
-        private final Path data;
         private final EmbeddedPostgresNode node;
         private boolean closed;
 
-        Running(EmbeddedPostgres pg, String version, Path data, EmbeddedPostgresNode node) {
+        Running(EmbeddedPostgres pg, String version, EmbeddedPostgresNode node) {
             this.pg = pg;
             this.version = version;
-            this.data = data;
             this.node = node;
         }
 
@@ -96,14 +94,6 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
 
         public String description() {
             return "embedded PostgreSQL " + version + " on port " + pg.getPort();
-        }
-
-        public long serverPid() {
-            try {
-                return Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
-            } catch (IOException | RuntimeException e) {
-                return -1;
-            }
         }
 
         public synchronized void close() {

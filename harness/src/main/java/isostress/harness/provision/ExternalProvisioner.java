@@ -15,7 +15,6 @@ final class ExternalProvisioner implements Provisioner {
             public String user() { return user; }
             public String password() { return password; }
             public String description() { return "external " + db.type().name().toLowerCase() + " at " + masked(db.url()); }
-            public long serverPid() { return -1; }
             public java.util.List<DbNode> nodes() {
                 int port = db.type() == Campaign.DbType.POSTGRESQL ? 5432 : db.type() == Campaign.DbType.MONGODB ? 27017 : 3306;
                 return java.util.List.of(ExternalNode.of("n1", db.url(), port));

@@ -240,16 +240,8 @@ final class LocalMariaDbProvisioner implements Provisioner {
             return sb.append("), synced in ").append(startupMillis).append(" ms").toString();
         }
 
-        public long serverPid() {
-            return servers.get(0).pid();
-        }
-
         public List<DbNode> nodes() {
             return List.copyOf(servers);
-        }
-
-        public void collectLogs() {
-            for (MariaDbServer s : servers) s.collectLog();
         }
 
         public synchronized void close() {

@@ -207,7 +207,7 @@ final class MariaDbServer implements DbNode {
         collectLog();
     }
 
-    void collectLog() {
+    private void collectLog() {
         try {
             if (Files.exists(errorLog())) {
                 Files.copy(errorLog(), logs.resolve(name + "-error.log"), StandardCopyOption.REPLACE_EXISTING);

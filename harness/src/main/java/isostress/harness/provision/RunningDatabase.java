@@ -16,14 +16,12 @@ public interface RunningDatabase extends AutoCloseable {
     /** For people: what it is and where, e.g. "embedded PostgreSQL 16.15.0 on port 41234". */
     String description();
 
-    /** The (first) server's process id when the harness started it, else -1 (faults and tests use it). */
-    long serverPid();
-
     /** Its servers; sessions are spread over them and faults act on them. A single server is one node. */
     List<DbNode> nodes();
 
-    /** Copies what the servers logged into the run's logs (also done by close). */
-    default void collectLogs() {
+    /** The first server's process id when the harness started it, else -1 (tests kill it). */
+    default long serverPid() {
+        return nodes().get(0).pid();
     }
 
     @Override
