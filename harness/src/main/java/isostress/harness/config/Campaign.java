@@ -104,10 +104,12 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
      * @param upsert      SQL writes as upserts (INSERT ... ON CONFLICT DO UPDATE / ON DUPLICATE KEY UPDATE) rather
      *                    than UPDATE: the statement PostgreSQL 12.3's SSI bug needs
      * @param opPause     each client sleeps a random 0..opPause between the operations of a transaction (zero: none)
+     * @param tables      SQL: keys spread over this many tables (key k in table k mod tables), as Jepsen's
+     *                    table-count; 1 is one table
      */
     public record Database(DbType type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
-                           String image, Duration timeout, boolean upsert, Duration opPause) {
+                           String image, Duration timeout, boolean upsert, Duration opPause, int tables) {
         public Database {
             settings = Map.copyOf(settings);
         }
@@ -116,7 +118,7 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
         public Database(DbType type, Provision provision, String version, String url, String userEnv,
                         String passwordEnv, Isolation isolation, Map<String, String> settings) {
             this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, 1, null,
-                    DEFAULT_TIMEOUT, false, Duration.ZERO);
+                    DEFAULT_TIMEOUT, false, Duration.ZERO, 1);
         }
     }
 

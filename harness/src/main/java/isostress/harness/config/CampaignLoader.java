@@ -33,7 +33,7 @@ public final class CampaignLoader {
     private static final List<String> TOP = List.of("name", "database", "workload", "check", "runs",
             "stop-on-violation", "store", "nemesis");
     private static final List<String> DATABASE = List.of("type", "provision", "version", "url", "user-env",
-            "password-env", "isolation", "settings", "nodes", "image", "timeout", "writes", "op-pause");
+            "password-env", "isolation", "settings", "nodes", "image", "timeout", "writes", "op-pause", "tables");
     private static final List<String> NEMESIS = List.of("faults", "interval", "duration", "targets", "latency",
             "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
@@ -232,8 +232,10 @@ public final class CampaignLoader {
             d.problem("writes", "upsert is SQL's; mongodb writes are updates of documents");
         }
         Duration opPause = duration(d, "op-pause");
+        int tables = d.integer("tables", 1L, 1, 1000).intValue();
+        if (tables > 1 && type == DbType.MONGODB) d.problem("tables", "tables is SQL's; mongodb uses one collection");
         return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes,
-                image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause);
+                image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause, tables);
     }
 
     private static WorkloadSpec workload(ConfigNode w) {

@@ -18,10 +18,10 @@ public final class ClientFactories {
     public static ClientFactory of(Campaign.Database spec, RunningDatabase db, List<String> urls, int sessions) {
         switch (spec.type()) {
             case POSTGRESQL:
-                return new JdbcClientFactory(db, urls, new PostgresAdapter(spec.upsert(), spec.opPause()), spec.isolation(), sessions, spec.timeout());
+                return new JdbcClientFactory(db, urls, new PostgresAdapter(spec.upsert(), spec.opPause(), spec.tables()), spec.isolation(), sessions, spec.timeout());
             case MARIADB:
             case MYSQL:
-                return new JdbcClientFactory(db, urls, new MariaDbAdapter(spec.upsert(), spec.opPause()), spec.isolation(), sessions, spec.timeout());
+                return new JdbcClientFactory(db, urls, new MariaDbAdapter(spec.upsert(), spec.opPause(), spec.tables()), spec.isolation(), sessions, spec.timeout());
             case MONGODB:
                 // Always snapshot read concern + majority writes: the loader admits only snapshot and serializable,
                 // and both mean MongoDB's one transaction isolation (snapshot isolation).

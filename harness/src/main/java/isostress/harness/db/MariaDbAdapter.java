@@ -7,23 +7,23 @@ import java.sql.SQLException;
 
 /** MariaDB and MySQL (MariaDB Connector/J). There is no snapshot level; repeatable read is InnoDB's. */
 public final class MariaDbAdapter extends SqlAdapter {
-    /** Writes as UPDATE, no pauses. */
+    /** Writes as UPDATE, no pauses, one table. */
     public MariaDbAdapter() {
-        this(false, java.time.Duration.ZERO);
+        this(false, java.time.Duration.ZERO, 1);
     }
 
-    public MariaDbAdapter(boolean upsert, java.time.Duration opPause) {
-        super(upsert, opPause);
-    }
-
-    @Override
-    String appendUpsertSql() {
-        return "INSERT INTO " + LISTS + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
+    public MariaDbAdapter(boolean upsert, java.time.Duration opPause, int tables) {
+        super(upsert, opPause, tables);
     }
 
     @Override
-    String upsertSql() {
-        return "INSERT INTO " + KV + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
+    String appendUpsertSql(String table) {
+        return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
+    }
+
+    @Override
+    String upsertSql(String table) {
+        return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
     }
 
     @Override
@@ -43,8 +43,8 @@ public final class MariaDbAdapter extends SqlAdapter {
     }
 
     @Override
-    String appendSql() {
-        return "UPDATE " + LISTS + " SET v = CONCAT(v, ',', ?) WHERE k = ?";
+    String appendSql(String table) {
+        return "UPDATE " + table + " SET v = CONCAT(v, ',', ?) WHERE k = ?";
     }
 
     /**

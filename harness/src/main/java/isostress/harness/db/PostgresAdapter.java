@@ -7,23 +7,23 @@ import java.sql.SQLException;
 
 /** PostgreSQL (pgjdbc). Repeatable read is snapshot isolation there; snapshot maps to it. */
 public final class PostgresAdapter extends SqlAdapter {
-    /** Writes as UPDATE, no pauses. */
+    /** Writes as UPDATE, no pauses, one table. */
     public PostgresAdapter() {
-        this(false, java.time.Duration.ZERO);
+        this(false, java.time.Duration.ZERO, 1);
     }
 
-    public PostgresAdapter(boolean upsert, java.time.Duration opPause) {
-        super(upsert, opPause);
-    }
-
-    @Override
-    String appendUpsertSql() {
-        return "INSERT INTO " + LISTS + " AS t (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = t.v || ',' || EXCLUDED.v";
+    public PostgresAdapter(boolean upsert, java.time.Duration opPause, int tables) {
+        super(upsert, opPause, tables);
     }
 
     @Override
-    String upsertSql() {
-        return "INSERT INTO " + KV + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+    String appendUpsertSql(String table) {
+        return "INSERT INTO " + table + " AS t (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = t.v || ',' || EXCLUDED.v";
+    }
+
+    @Override
+    String upsertSql(String table) {
+        return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
     }
 
     @Override
@@ -43,8 +43,8 @@ public final class PostgresAdapter extends SqlAdapter {
     }
 
     @Override
-    String appendSql() {
-        return "UPDATE " + LISTS + " SET v = v || ',' || ? WHERE k = ?";
+    String appendSql(String table) {
+        return "UPDATE " + table + " SET v = v || ',' || ? WHERE k = ?";
     }
 
     /**

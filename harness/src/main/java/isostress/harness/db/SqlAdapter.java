@@ -20,42 +20,72 @@ abstract class SqlAdapter implements DatabaseAdapter {
 
     private final boolean upsert;
     private final long opPauseNanos;
+    private final int tables;
 
-    SqlAdapter(boolean upsert, java.time.Duration opPause) {
+    /**
+     * @param tables keys spread over this many tables (key k in table {@code <base>_<k mod tables>}), as Jepsen's
+     *               {@code table-count}: PostgreSQL's SSI takes relation- and index-page-level SIREAD locks, so on
+     *               one small table any earlier read covers a later insert's key and the conflict is caught on the
+     *               write side; only a read of a table the reader had not touched before the insert depends on the
+     *               read-side ("conflict out") check that PostgreSQL 12.3 gets wrong (fixed by 5940ffb2).
+     */
+    SqlAdapter(boolean upsert, java.time.Duration opPause, int tables) {
+        if (tables < 1) throw new IllegalArgumentException("tables must be >= 1");
         this.upsert = upsert;
         this.opPauseNanos = opPause.toNanos();
+        this.tables = tables;
     }
 
-    /** The SQL that appends {@code ,?} to column v. */
-    abstract String appendSql();
+    /** The SQL that appends {@code ,?} to column v of {@code table} (parameters: element, key). */
+    abstract String appendSql(String table);
 
-    /** The SQL that writes value ? to key ? as an upsert (parameters: key, value). */
-    abstract String upsertSql();
+    /** The SQL that writes value ? to key ? of {@code table} as an upsert (parameters: key, value). */
+    abstract String upsertSql(String table);
 
-    /** The SQL that appends ? to key ?'s list as an upsert, creating the row (parameters: key, element). */
-    abstract String appendUpsertSql();
+    /** The SQL that appends ? to key ?'s list in {@code table} as an upsert, creating the row (parameters: key, element). */
+    abstract String appendUpsertSql(String table);
+
+    /** The table holding key {@code k}: {@code base} itself with one table, else {@code base_<k mod tables>}. */
+    final String table(String base, long k) {
+        return tables == 1 ? base : base + "_" + Math.floorMod(k, tables);
+    }
+
+    private List<String> allTables(String base) {
+        List<String> out = new ArrayList<>(tables);
+        for (int i = 0; i < tables; i++) out.add(tables == 1 ? base : base + "_" + i);
+        return out;
+    }
 
     @Override
     public void createSchema(Connection c, WorkloadType type, long maxKey) throws SQLException {
         boolean lists = type == WorkloadType.LIST_APPEND;
-        String table = lists ? LISTS : KV;
+        String base = lists ? LISTS : KV;
         try (Statement s = c.createStatement()) {
-            s.execute("DROP TABLE IF EXISTS " + table);
-            s.execute("CREATE TABLE " + table + " (k BIGINT PRIMARY KEY, v " + (lists ? "TEXT" : "BIGINT") + " NOT NULL)");
+            for (String table : allTables(base)) {
+                s.execute("DROP TABLE IF EXISTS " + table);
+                s.execute("CREATE TABLE " + table + " (k BIGINT PRIMARY KEY, v " + (lists ? "TEXT" : "BIGINT")
+                        + " NOT NULL)");
+            }
         }
         // Upserts start from an empty table: every key's first write inserts its row (the path PostgreSQL 12.3's SSI
         // bug is on), and a read of a missing row is the initial value the history's header announces.
         if (upsert) return;
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
-        try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, ?)")) {
-            for (long k = 0; k <= maxKey; k++) {
-                p.setLong(1, k);
-                if (lists) p.setString(2, ""); else p.setLong(2, INITIAL);
-                p.addBatch();
-                if (k % 1000 == 999) p.executeBatch();
+        try {
+            for (int t = 0; t < tables; t++) {
+                String table = allTables(base).get(t);
+                try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, ?)")) {
+                    int batched = 0;
+                    for (long k = t; k <= maxKey; k += tables) {
+                        p.setLong(1, k);
+                        if (lists) p.setString(2, ""); else p.setLong(2, INITIAL);
+                        p.addBatch();
+                        if (++batched % 1000 == 0) p.executeBatch();
+                    }
+                    p.executeBatch();
+                }
             }
-            p.executeBatch();
             c.commit();
         } finally {
             c.setAutoCommit(auto);
@@ -64,10 +94,15 @@ abstract class SqlAdapter implements DatabaseAdapter {
 
     @Override
     public long keyCount(Connection c, WorkloadType type) throws SQLException {
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + (type == WorkloadType.LIST_APPEND ? LISTS : KV))) {
-            rs.next();
-            return rs.getLong(1);
+        long n = 0;
+        try (Statement s = c.createStatement()) {
+            for (String table : allTables(type == WorkloadType.LIST_APPEND ? LISTS : KV)) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+                    rs.next();
+                    n += rs.getLong(1);
+                }
+            }
+            return n;
         } finally {
             c.rollback();
         }
@@ -80,7 +115,7 @@ abstract class SqlAdapter implements DatabaseAdapter {
             if (opPauseNanos > 0 && !done.isEmpty()) pause();
             long k = op.key();
             if (op instanceof MicroOp.Read) {
-                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + KV + " WHERE k = ?")) {
+                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + table(KV, k) + " WHERE k = ?")) {
                     p.setLong(1, k);
                     try (ResultSet rs = p.executeQuery()) {
                         done.add(new MicroOp.Read(k, rs.next() ? Long.valueOf(rs.getLong(1)) : upsert ? INITIAL : null));
@@ -89,28 +124,28 @@ abstract class SqlAdapter implements DatabaseAdapter {
             } else if (op instanceof MicroOp.Write) {
                 long v = ((MicroOp.Write) op).value();
                 if (upsert) {
-                    try (PreparedStatement p = c.prepareStatement(upsertSql())) {
+                    try (PreparedStatement p = c.prepareStatement(upsertSql(table(KV, k)))) {
                         p.setLong(1, k);
                         p.setLong(2, v);
                         p.executeUpdate();
                     }
                 } else {
-                    update(c, "UPDATE " + KV + " SET v = ? WHERE k = ?", v, k);
+                    update(c, "UPDATE " + table(KV, k) + " SET v = ? WHERE k = ?", v, k);
                 }
                 done.add(op);
             } else if (op instanceof MicroOp.Append) {
                 if (upsert) {
-                    try (PreparedStatement p = c.prepareStatement(appendUpsertSql())) {
+                    try (PreparedStatement p = c.prepareStatement(appendUpsertSql(table(LISTS, k)))) {
                         p.setLong(1, k);
                         p.setString(2, Long.toString(((MicroOp.Append) op).value()));
                         p.executeUpdate();
                     }
                 } else {
-                    update(c, appendSql(), ((MicroOp.Append) op).value(), k);
+                    update(c, appendSql(table(LISTS, k)), ((MicroOp.Append) op).value(), k);
                 }
                 done.add(op);
             } else if (op instanceof MicroOp.ListRead) {
-                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + LISTS + " WHERE k = ?")) {
+                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + table(LISTS, k) + " WHERE k = ?")) {
                     p.setLong(1, k);
                     try (ResultSet rs = p.executeQuery()) {
                         done.add(new MicroOp.ListRead(k, rs.next() ? parseList(rs.getString(1)) : List.of()));
@@ -119,7 +154,7 @@ abstract class SqlAdapter implements DatabaseAdapter {
             } else {
                 MicroOp.Cas cas = (MicroOp.Cas) op;
                 long expected = casExpected.expected(k);
-                try (PreparedStatement p = c.prepareStatement("UPDATE " + KV + " SET v = ? WHERE k = ? AND v = ?")) {
+                try (PreparedStatement p = c.prepareStatement("UPDATE " + table(KV, k) + " SET v = ? WHERE k = ? AND v = ?")) {
                     p.setLong(1, cas.newValue());
                     p.setLong(2, k);
                     p.setLong(3, expected);

@@ -165,10 +165,11 @@ public final class CampaignRunner {
             }, "isostress-close-history");
             Runtime.getRuntime().addShutdownHook(flush);
             stats.started();
+            TxnDispatch dispatch = TxnDispatch.of(workload);
             for (int s = 0; s < workload.spec().sessions(); s++) {
                 int node = s % nodes.size();
                 SessionWorker w = new SessionWorker(s, node, nodes.size() > 1 ? nodes.get(node).name() : null,
-                        workload, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
+                        workload, dispatch, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
                         campaign.nemesis() != null, outcomes);
                 workers.add(w);
                 Thread t = new Thread(() -> {

@@ -28,6 +28,7 @@ final class SessionWorker implements Runnable {
     private final int node;
     private final String nodeName;
     private final Workload workload;
+    private final TxnDispatch dispatch;
     private final ClientFactory clients;
     private final HistoryRecorder recorder;
     private final RunStats stats;
@@ -44,7 +45,8 @@ final class SessionWorker implements Runnable {
      * @param nodeName    its name for the history, or null for a single-server database
      * @param underFaults true when a nemesis runs: an unreachable database is expected, not fatal
      */
-    SessionWorker(int session, int node, String nodeName, Workload workload, ClientFactory clients,
+    SessionWorker(int session, int node, String nodeName, Workload workload, TxnDispatch dispatch,
+                  ClientFactory clients,
                   HistoryRecorder recorder, RunStats stats, BooleanSupplier stop, boolean underFaults,
                   NodeOutcomes outcomes) {
         this.outcomes = outcomes;
@@ -52,6 +54,7 @@ final class SessionWorker implements Runnable {
         this.node = node;
         this.nodeName = nodeName;
         this.workload = workload;
+        this.dispatch = dispatch;
         this.clients = clients;
         this.recorder = recorder;
         this.stats = stats;
@@ -63,8 +66,7 @@ final class SessionWorker implements Runnable {
     @Override
     public void run() {
         try {
-            for (int i = 0; i < workload.sessionSize(session) && !stop.getAsBoolean(); i++) {
-                int t = workload.txn(session, i);
+            for (int t = dispatch.next(session); t >= 0 && !stop.getAsBoolean(); t = dispatch.next(session)) {
                 runTxn(t, workload.ops(t));
             }
         } catch (Throwable e) {
