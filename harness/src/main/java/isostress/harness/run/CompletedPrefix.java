@@ -9,7 +9,6 @@ import isostress.checker.history.Txn;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -26,16 +25,19 @@ import java.util.List;
  * a violation in S is a violation of every history that extends S, whatever the transactions still in flight do.
  * Reads-from is exact here because mini-transactions write unique values (MTC §II, §IV-A).
  *
- * <p>So the prefix keeps a completed transaction only when the writer of each value it read is in the prefix too:
+ * <p>So the prefix takes a completed transaction in only once the writer of each value it read is in:
  * <ol>
- *   <li>in-flight transactions are left out: their outcome and reads are unknown;</li>
- *   <li>{@code info} transactions are left out: whether they committed is decided by who read them, which later
- *       transactions may change. Leaving one out is sound since its readers are left out as well (3);</li>
- *   <li>a transaction reading a value whose writer is not in the prefix is left out, transitively. Reads of the
- *       initial value and of null read from no one. {@code fail} transactions stay: reading their writes is an
- *       aborted read (G1a) now and forever.</li>
+ *   <li>in-flight transactions are out: their outcome and reads are unknown;</li>
+ *   <li>{@code info} transactions are out: whether they committed is decided by who read them, which later
+ *       transactions may change. Leaving one out is sound since its readers stay out as well (3);</li>
+ *   <li>a transaction that read a value whose writer is not in waits until it is, transitively. Reads of the
+ *       initial value and of null read from no one. {@code fail} transactions are taken in: reading their writes
+ *       is an aborted read (G1a) now and forever.</li>
  * </ol>
- * The end-of-run check of the whole history stays authoritative; this only finds violations sooner.
+ * Completed transactions never leave, so a transaction in stays in, and the prefix is kept incrementally: each
+ * completion costs its own reads and writes plus the waiters it releases. Only {@link #history()} is O(n), since
+ * histories number transactions by invocation and a late completion lands in the middle. The end-of-run check of
+ * the whole history stays authoritative; this only finds violations sooner.
  *
  * <p>[1] MTC: Jiang et al., "Verifying Transactional Consistency of MongoDB", §II-D (axioms), §IV (checks);
  * [2] Biswas &amp; Enea, "On the Complexity of Checking Transactional Consistency", OOPSLA 2019, §2.2 (axioms).
@@ -44,7 +46,7 @@ final class CompletedPrefix {
     /**
      * @param history the prefix, its transactions numbered from 0 in invocation order
      * @param ids     per transaction of {@code history}, its number in the whole history (what the file will say)
-     * @param left    completed transactions left out by rules 2 and 3
+     * @param left    completed transactions not in (rules 2 and 3)
      */
     record Prefix(History history, int[] ids, int left) {
         /** The whole history's label of prefix transaction {@code t}, e.g. {@code T8812}. */
@@ -53,87 +55,113 @@ final class CompletedPrefix {
         }
     }
 
-    private CompletedPrefix() {
+    private final InitialState initial;
+    /** The transactions in, at their invocation number (null: in flight or not in). */
+    private Txn[] in = new Txn[1024];
+    /** Per invocation number, how many of the transaction's reads still wait for their writer. */
+    private int[] missing = new int[1024];
+    private int inCount, added;
+    /** (key, value) to the invocation number of its writer, for writers that are in. */
+    private final LongPairIntMap writer = new LongPairIntMap(1024);
+    /** (key, value) to a slot of {@link #waiters}: the transactions waiting for that value's writer. */
+    private final LongPairIntMap waitSlot = new LongPairIntMap(64);
+    private final List<List<Txn>> waiters = new ArrayList<>();
+
+    CompletedPrefix(InitialState initial) {
+        this.initial = initial;
     }
 
-    /**
-     * The checkable prefix of {@code completed} (transactions in any order; their ids are their numbers in the whole
-     * history). O(n + ops).
-     */
+    /** The checkable prefix of {@code completed} (in any order; ids are numbers in the whole history). */
     static Prefix of(List<Txn> completed, InitialState initial) {
-        Txn[] txns = completed.toArray(new Txn[0]);
-        Arrays.sort(txns, Comparator.comparingLong(Txn::invokeIndex)); // histories number by invocation
-        int n = txns.length;
-        LongPairIntMap writer = new LongPairIntMap(Math.max(16, n * 2));
-        for (int t = 0; t < n; t++) {
-            if (txns[t].outcome() == Outcome.INFO) continue; // rule 2: not a writer anyone may read from yet
-            for (MicroOp m : txns[t].ops()) {
-                if (m instanceof MicroOp.Write) writer.putIfAbsent(m.key(), ((MicroOp.Write) m).value(), t);
-                else if (m instanceof MicroOp.Cas) writer.putIfAbsent(m.key(), ((MicroOp.Cas) m).newValue(), t);
-            }
-        }
-        // readers[readerStart[w] .. readerStart[w + 1]) read from w: the edges along which leaving out spreads.
-        boolean[] out = new boolean[n];
-        int edges = 0;
-        int[] edgeWriter = new int[64], edgeReader = new int[64];
-        int[] stack = new int[n];
-        int top = 0;
-        for (int t = 0; t < n; t++) {
-            if (txns[t].outcome() == Outcome.INFO) {
-                out[t] = true;
-                stack[top++] = t;
+        CompletedPrefix p = new CompletedPrefix(initial);
+        for (Txn t : completed) p.add(t);
+        return p.history();
+    }
+
+    /** Takes a completed transaction, numbered by its invocation in the whole history. */
+    void add(Txn t) {
+        added++;
+        if (t.outcome() == Outcome.INFO) return; // rule 2: never in, nor any reader of its writes
+        grow(t.id());
+        int wait = 0;
+        for (MicroOp m : t.ops()) {
+            Long v = readValue(m);
+            if (v == null || initial.isInitial(m.key(), v) || writer.get(m.key(), v) != LongPairIntMap.MISSING
+                    || writes(t, m.key(), v)) {
                 continue;
             }
-            for (MicroOp m : txns[t].ops()) {
-                Long v = readValue(m);
-                if (v == null || initial.isInitial(m.key(), v)) continue;
-                int w = writer.get(m.key(), v);
-                if (w == LongPairIntMap.MISSING) { // rule 3: the writer is in flight (or wrote out of thin air)
-                    if (!out[t]) stack[top++] = t;
-                    out[t] = true;
-                } else if (w != t) {
-                    if (edges == edgeWriter.length) {
-                        edgeWriter = Arrays.copyOf(edgeWriter, edges * 2);
-                        edgeReader = Arrays.copyOf(edgeReader, edges * 2);
-                    }
-                    edgeWriter[edges] = w;
-                    edgeReader[edges++] = t;
-                }
+            int slot = waitSlot.get(m.key(), v); // rule 3: its writer is in flight, out, or never was
+            if (slot == LongPairIntMap.MISSING) {
+                slot = waiters.size();
+                waitSlot.put(m.key(), v, slot);
+                waiters.add(new ArrayList<>(2));
+            }
+            waiters.get(slot).add(t);
+            wait++;
+        }
+        missing[t.id()] = wait;
+        if (wait == 0) admit(t);
+    }
+
+    /** Takes {@code t} in, and every waiter that was waiting only for it, transitively. */
+    private void admit(Txn first) {
+        List<Txn> stack = new ArrayList<>();
+        stack.add(first);
+        while (!stack.isEmpty()) {
+            Txn t = stack.remove(stack.size() - 1);
+            in[t.id()] = t;
+            inCount++;
+            for (MicroOp m : t.ops()) {
+                Long v = writtenValue(m);
+                if (v == null) continue;
+                writer.putIfAbsent(m.key(), v, t.id());
+                int slot = waitSlot.get(m.key(), v);
+                if (slot == LongPairIntMap.MISSING || waiters.get(slot) == null) continue;
+                for (Txn r : waiters.get(slot)) if (--missing[r.id()] == 0) stack.add(r);
+                waiters.set(slot, null); // released: nobody waits for this value again
             }
         }
-        int[] readerStart = new int[n + 1];
-        for (int e = 0; e < edges; e++) readerStart[edgeWriter[e] + 1]++;
-        for (int t = 0; t < n; t++) readerStart[t + 1] += readerStart[t];
-        int[] readers = new int[edges], fill = Arrays.copyOf(readerStart, n);
-        for (int e = 0; e < edges; e++) readers[fill[edgeWriter[e]]++] = edgeReader[e];
-        while (top > 0) { // rule 3, transitively
-            int w = stack[--top];
-            for (int i = readerStart[w]; i < readerStart[w + 1]; i++) {
-                int r = readers[i];
-                if (!out[r]) {
-                    out[r] = true;
-                    stack[top++] = r;
-                }
-            }
-        }
+    }
+
+    /** The prefix as it stands: a new history of the transactions in. O(n). */
+    Prefix history() {
         History.Builder b = History.builder().initial(initial).realTime(true).source("history being recorded");
-        List<Integer> ids = new ArrayList<>(n);
-        int left = 0;
-        for (int t = 0; t < n; t++) {
-            if (out[t]) {
-                left++;
-                continue;
-            }
-            b.add(txns[t]);
-            ids.add(txns[t].id());
+        int[] ids = new int[inCount];
+        int k = 0;
+        for (int id = 0; id < in.length && k < inCount; id++) {
+            if (in[id] == null) continue;
+            b.add(in[id]);
+            ids[k++] = id;
         }
-        return new Prefix(b.build(), ids.stream().mapToInt(Integer::intValue).toArray(), left);
+        return new Prefix(b.build(), ids, added - inCount);
+    }
+
+    private void grow(int id) {
+        if (id < in.length) return;
+        int n = Math.max(in.length * 2, id + 1);
+        in = Arrays.copyOf(in, n);
+        missing = Arrays.copyOf(missing, n);
+    }
+
+    private static boolean writes(Txn t, long key, long value) {
+        for (MicroOp m : t.ops()) {
+            Long v = writtenValue(m);
+            if (v != null && m.key() == key && v == value) return true;
+        }
+        return false;
     }
 
     /** The value {@code m} read (a CAS reads its expected value), or null when it read nothing or null. */
     private static Long readValue(MicroOp m) {
         if (m instanceof MicroOp.Read) return ((MicroOp.Read) m).value();
         if (m instanceof MicroOp.Cas) return ((MicroOp.Cas) m).expected();
+        return null;
+    }
+
+    /** The value {@code m} wrote, or null. */
+    private static Long writtenValue(MicroOp m) {
+        if (m instanceof MicroOp.Write) return ((MicroOp.Write) m).value();
+        if (m instanceof MicroOp.Cas) return ((MicroOp.Cas) m).newValue();
         return null;
     }
 }

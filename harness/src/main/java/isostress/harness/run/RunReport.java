@@ -134,8 +134,9 @@ public final class RunReport {
         }
         StreamingReport st = o.streaming();
         if (st != null) {
-            out.printf(Locale.ROOT, "  checked while running: %,d prefixes, the last of %,d transactions in %d ms "
-                    + "(longest %d ms)%s%n", st.checks(), st.prefixTxns(), st.lastCheckMs(), st.checkMsMax(),
+            out.printf(Locale.ROOT, "  checked while running: %,d prefix%s, the last of %,d transactions in %d ms "
+                    + "(longest %d ms)%s%n", st.checks(), st.checks() == 1 ? "" : "es", st.prefixTxns(),
+                    st.lastCheckMs(), st.checkMsMax(),
                     st.detection() != null ? "; violation detected at " + String.format(Locale.ROOT, "%.1f s",
                             st.detection().detectedNs() / 1e9) : st.gaveUp() != null ? "; gave up: " + st.gaveUp() : "");
         }
