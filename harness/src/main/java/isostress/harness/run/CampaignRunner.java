@@ -26,7 +26,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -271,10 +270,11 @@ public final class CampaignRunner {
      */
     private void detected(StreamingReport.Detection d, AtomicBoolean stop, RunLog log) {
         boolean stopping = campaign.stopOnViolation() != Campaign.StopOnViolation.NEVER;
-        String line = String.format(Locale.ROOT, "violation detected while running at %.1f s (%s): %s — %s",
-                d.detectedNs() / 1e9, d.txn() == null ? "counterexample not listed"
-                        : String.format(Locale.ROOT, "%s completed %.2f s earlier", d.txn(), d.latencyNs() / 1e9),
-                d.anomaly(), stopping ? "stopping (stop-on-violation)" : "continuing (stop-on-violation: false)");
+        String line = "violation detected while running at " + CampaignSummary.seconds(d.detectedNs() / 1e9) + " ("
+                + (d.txn() == null ? "counterexample not listed"
+                        : d.txn() + " completed " + CampaignSummary.seconds(d.latencyNs() / 1e9) + " earlier")
+                + "): " + d.anomaly() + " — "
+                + (stopping ? "stopping (stop-on-violation)" : "continuing (stop-on-violation: false)");
         if (stopping) stop.set(true);
         log.line(line);
         synchronized (out) {

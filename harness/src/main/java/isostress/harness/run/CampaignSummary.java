@@ -71,18 +71,19 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
     public String text() {
         StringBuilder sb = new StringBuilder();
         int n = outcomes.size(), bad = violating();
-        sb.append(String.format(Locale.ROOT, "%d runs: violation in %d (%.0f%%)", n, bad, n == 0 ? 0.0 : 100.0 * bad / n));
+        sb.append(String.format(Locale.ROOT, "%d run%s: violation in %d (%.0f%%)", n, n == 1 ? "" : "s", bad,
+                n == 0 ? 0.0 : 100.0 * bad / n));
         double[] ttf = timesToFirstViolation();
         if (ttf.length > 0) {
             int streamed = detectedWhileRunning();
-            sb.append(String.format(Locale.ROOT, "; time to first violation median %.1f s, max %.1f s (detected "
-                    + "while running in %d", median(ttf), max(ttf), streamed));
+            sb.append("; time to first violation median ").append(seconds(median(ttf))).append(", max ")
+                    .append(seconds(max(ttf))).append(" (detected while running in ").append(streamed);
             if (streamed < ttf.length) sb.append(", from the end-of-run check in ").append(ttf.length - streamed);
             sb.append(')');
             double[] lat = detectionLatencies();
             if (lat.length > 0) {
-                sb.append(String.format(Locale.ROOT, "; detection latency median %.2f s, max %.2f s", median(lat),
-                        max(lat)));
+                sb.append("; detection latency median ").append(seconds(median(lat))).append(", max ")
+                        .append(seconds(max(lat)));
             }
         }
         if (n < planned) {
@@ -97,17 +98,16 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
 
     private static String runLine(RunOutcome o) {
         String head = String.format(Locale.ROOT, "run %d (seed %d): ", o.index() + 1, o.seed());
-        String ended = String.format(Locale.ROOT, "ran %.1f s, %,d transactions", o.stats().seconds(),
+        String ended = String.format(Locale.ROOT, "ran %s, %,d transactions", seconds(o.stats().seconds()),
                 o.stats().attempted());
         String where = " — " + o.dir().path();
         if (o.error() != null) return head + "ERROR " + o.error() + where;
         FirstViolation f = o.firstViolation();
         if (f != null) {
-            String how = f.whileRunning()
-                    ? String.format(Locale.ROOT, "detected %.2f s later while running", f.latencyNs() / 1e9)
+            String how = f.whileRunning() ? "detected " + seconds(f.latencyNs() / 1e9) + " later while running"
                     : "found by the end-of-run check";
-            return head + String.format(Locale.ROOT, "violation at %.1f s (%s, %s), %s; %s", f.atNs() / 1e9, f.txn(),
-                    f.anomaly(), how, ended) + where;
+            return head + "violation at " + seconds(f.atNs() / 1e9) + " (" + f.txn() + ", " + f.anomaly() + "), "
+                    + how + "; " + ended + where;
         }
         if (o.violation()) return head + "violation (no counterexample listed); " + ended + where;
         String warn = o.detection() != null ? " (the streaming check reported " + o.detection().anomaly()
@@ -164,6 +164,11 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
         m.put("median", Math.round(median(s) * 1e4) / 10.0);
         m.put("max", Math.round(max(s) * 1e4) / 10.0);
         return m;
+    }
+
+    /** Seconds for people: two decimals below 10 s (sub-second detections), one above. */
+    static String seconds(double s) {
+        return String.format(Locale.ROOT, s < 10 ? "%.2f s" : "%.1f s", s);
     }
 
     /** The median (the mean of the middle two for an even count). */

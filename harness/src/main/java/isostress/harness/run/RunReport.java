@@ -137,8 +137,9 @@ public final class RunReport {
             out.printf(Locale.ROOT, "  checked while running: %,d prefix%s, the last of %,d transactions in %d ms "
                     + "(longest %d ms)%s%n", st.checks(), st.checks() == 1 ? "" : "es", st.prefixTxns(),
                     st.lastCheckMs(), st.checkMsMax(),
-                    st.detection() != null ? "; violation detected at " + String.format(Locale.ROOT, "%.1f s",
-                            st.detection().detectedNs() / 1e9) : st.gaveUp() != null ? "; gave up: " + st.gaveUp() : "");
+                    st.detection() != null ? "; violation detected at "
+                            + CampaignSummary.seconds(st.detection().detectedNs() / 1e9)
+                            : st.gaveUp() != null ? "; gave up: " + st.gaveUp() : "");
         }
         if (o.error() != null) out.println("  ERROR: the run stopped: " + o.error());
         Result r = o.result();
