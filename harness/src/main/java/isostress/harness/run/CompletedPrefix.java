@@ -61,6 +61,7 @@ final class CompletedPrefix {
     /** Per invocation number, how many of the transaction's reads still wait for their writer. */
     private int[] missing = new int[1024];
     private int inCount, added;
+    private long inOps;
     /** (key, value) to the invocation number of its writer, for writers that are in. */
     private final LongPairIntMap writer = new LongPairIntMap(1024);
     /** (key, value) to a slot of {@link #waiters}: the transactions waiting for that value's writer. */
@@ -111,6 +112,7 @@ final class CompletedPrefix {
             Txn t = stack.remove(stack.size() - 1);
             in[t.id()] = t;
             inCount++;
+            inOps += t.ops().size();
             for (MicroOp m : t.ops()) {
                 Long v = writtenValue(m);
                 if (v == null) continue;
@@ -125,7 +127,8 @@ final class CompletedPrefix {
 
     /** The prefix as it stands: a new history of the transactions in. O(n). */
     Prefix history() {
-        History.Builder b = History.builder().initial(initial).realTime(true).source("history being recorded");
+        History.Builder b = History.builder().initial(initial).realTime(true).source("history being recorded")
+                .ensureCapacity(inCount, (int) inOps);
         int[] ids = new int[inCount];
         int k = 0;
         for (int id = 0; id < in.length && k < inCount; id++) {

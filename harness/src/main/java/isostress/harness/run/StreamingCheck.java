@@ -71,9 +71,10 @@ final class StreamingCheck implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    /** Takes a completed transaction (called by the recorder under its lock: only an append). */
+    /** Takes a completed transaction (called by the recorder under its lock: only an append to a buffer). */
     void accept(Txn t) {
         synchronized (lock) {
+            if (completed == null) return; // checking ended: keep nothing
             if (count == completed.length) completed = Arrays.copyOf(completed, count * 2);
             completed[count++] = t;
         }
@@ -84,6 +85,16 @@ final class StreamingCheck implements AutoCloseable {
     }
 
     private void loop() {
+        try {
+            checkUntilViolation();
+        } finally {
+            synchronized (lock) {
+                completed = null; // a long run after its first violation must not keep every transaction
+            }
+        }
+    }
+
+    private void checkUntilViolation() {
         CompletedPrefix prefix = new CompletedPrefix(initial);
         int taken = 0;
         long next = System.nanoTime();
@@ -100,7 +111,9 @@ final class StreamingCheck implements AutoCloseable {
             next = begin + MIN_INTERVAL_NS;
             Txn[] fresh;
             synchronized (lock) {
-                fresh = Arrays.copyOfRange(completed, taken, count);
+                fresh = Arrays.copyOf(completed, count);
+                Arrays.fill(completed, 0, count, null); // the prefix holds them now
+                count = 0;
             }
             if (fresh.length == 0) continue; // nothing new completed
             taken += fresh.length;
