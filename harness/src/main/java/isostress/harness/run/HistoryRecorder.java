@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Appends every invocation and completion to {@code history.jsonl} in one global order (DESIGN.md): the event's
@@ -43,7 +44,7 @@ public final class HistoryRecorder implements AutoCloseable {
     private long index;
     private boolean closed;
     private int invocations;
-    private java.util.function.Consumer<Txn> listener;
+    private Consumer<Txn> listener;
     /** Per process, its transaction in flight: {id, invocation index, invocation time}; kept only for a listener. */
     private final Map<Long, long[]> inFlight = new HashMap<>();
 
@@ -64,7 +65,7 @@ public final class HistoryRecorder implements AutoCloseable {
      * Calls {@code listener} with every transaction completed from now on, under the recorder's lock (so in
      * completion order; it must be quick). Set it before the first invocation.
      */
-    public synchronized void onCompletion(java.util.function.Consumer<Txn> listener) {
+    public synchronized void onCompletion(Consumer<Txn> listener) {
         this.listener = listener;
     }
 
