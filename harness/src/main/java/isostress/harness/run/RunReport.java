@@ -133,7 +133,10 @@ public final class RunReport {
             }
         }
         StreamingReport st = o.streaming();
-        if (st != null) {
+        if (st != null && st.checks() == 0) {
+            out.println("  checked while running: no prefix (the run ended before the first check)"
+                    + (st.gaveUp() != null ? "; gave up: " + st.gaveUp() : ""));
+        } else if (st != null) {
             out.printf(Locale.ROOT, "  checked while running: %,d prefix%s, the last of %,d transactions in %d ms "
                     + "(longest %d ms)%s%n", st.checks(), st.checks() == 1 ? "" : "es", st.prefixTxns(),
                     st.lastCheckMs(), st.checkMsMax(),
