@@ -12,40 +12,49 @@ package isostress.checker;
  * @param maxOpenPairs        pairs of writes of one key that reachability leaves unordered, at most (memory bound)
  * @param polygraphPruning    prune the polygraph before the SAT search (PolySI §4.3); off is an ablation, exact but
  *                            slower, used by tests to exercise the SAT search on small histories
+ * @param weakerLevels        when a requested level is violated, also examine the weaker ones to name the weakest
+ *                            violated; off answers only the requested levels (a check that only needs "is it
+ *                            violated?", like the harness's check while running, saves the weaker levels' searches)
  */
 public record CheckOptions(int anomaliesPerType, long cycleSearchBudget, long reachabilityBudget, long searchBudget,
-                           long solverTimeoutMillis, long maxOpenPairs, boolean polygraphPruning) {
+                           long solverTimeoutMillis, long maxOpenPairs, boolean polygraphPruning,
+                           boolean weakerLevels) {
 
     public static final CheckOptions DEFAULTS = new CheckOptions(10, 2_000_000, 200_000_000, 2_000_000, 300_000,
-            50_000_000, true);
+            50_000_000, true, true);
+
+    public CheckOptions withWeakerLevels(boolean on) {
+        return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget,
+                solverTimeoutMillis, maxOpenPairs, polygraphPruning, on);
+    }
 
     public CheckOptions withPolygraphPruning(boolean on) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget,
-                solverTimeoutMillis, maxOpenPairs, on);
+                solverTimeoutMillis, maxOpenPairs, on, weakerLevels);
     }
 
     public CheckOptions withSearchBudget(long states) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, states, solverTimeoutMillis,
-                maxOpenPairs, polygraphPruning);
+                maxOpenPairs, polygraphPruning, weakerLevels);
     }
 
     public CheckOptions withAnomaliesPerType(int n) {
         return new CheckOptions(n, cycleSearchBudget, reachabilityBudget, searchBudget, solverTimeoutMillis,
-                maxOpenPairs, polygraphPruning);
+                maxOpenPairs, polygraphPruning, weakerLevels);
     }
 
     public CheckOptions withReachabilityBudget(long visits) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, visits, searchBudget, solverTimeoutMillis,
-                maxOpenPairs, polygraphPruning);
+                maxOpenPairs, polygraphPruning, weakerLevels);
     }
 
     public CheckOptions withSolverTimeoutMillis(long millis) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget, millis,
-                maxOpenPairs, polygraphPruning);
+                maxOpenPairs, polygraphPruning, weakerLevels);
     }
 
     public CheckOptions withMaxOpenPairs(long pairs) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget,
-                solverTimeoutMillis, pairs, polygraphPruning);
+                solverTimeoutMillis, pairs, polygraphPruning, weakerLevels);
     }
 }

@@ -96,6 +96,20 @@ class Fig5AnomalyTest {
         assertEquals(Verdict.VALID, r.verdict(), r.levels().toString());
     }
 
+    @Test
+    void withoutWeakerLevelsOnlyTheLevelsAskedAreExamined() {
+        // The harness's check while running only asks "is serializability violated?".
+        History h = new Hist().concurrent(p(1, 2), "r 1 nil, w 1 1", "r 1 nil, w 1 2").build(); // lost update
+        Result all = Checker.check(h, List.of(STRICT_SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertEquals(List.of(SNAPSHOT_ISOLATION), all.weakestViolated());
+        Result asked = Checker.check(h, List.of(STRICT_SERIALIZABLE),
+                CheckOptions.DEFAULTS.withWeakerLevels(false));
+        assertEquals(Verdict.INVALID, asked.verdict());
+        assertTrue(asked.level(SNAPSHOT_ISOLATION) == null && asked.level(READ_COMMITTED) == null,
+                asked.levels().toString());
+        assertTrue(asked.anomalyCounts().containsKey("lost-update"), asked.anomalyCounts().toString());
+    }
+
     static String names(List<Anomaly> as) {
         return Arrays.toString(as.stream().map(Anomaly::displayName).toArray());
     }

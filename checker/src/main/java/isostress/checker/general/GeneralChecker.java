@@ -46,7 +46,8 @@ public final class GeneralChecker extends LevelEvaluation {
     /** Checks the observations {@code o} of {@code h}, whose non-cycle anomalies are already in {@code anomalies}. */
     public static Result check(History h, AnomalyLog anomalies, Observations o, Collection<IsolationLevel> levels,
                                CheckOptions options, String shape) {
-        return new GeneralChecker(h, anomalies, o, options, shape).run(new ArrayList<>(levels));
+        return new GeneralChecker(h, anomalies, o, options, shape).run(new ArrayList<>(levels),
+                options.weakerLevels());
     }
 
     @Override

@@ -52,8 +52,13 @@ public abstract class LevelEvaluation {
     }
 
     public final Result run(List<IsolationLevel> requested) {
+        return run(requested, true);
+    }
+
+    /** As {@link #run(List)}; without {@code weakerLevels}, only the requested levels are examined. */
+    public final Result run(List<IsolationLevel> requested, boolean weakerLevels) {
         for (IsolationLevel l : requested) eval(l);
-        for (IsolationLevel l : requested) {
+        for (IsolationLevel l : weakerLevels ? requested : List.<IsolationLevel>of()) {
             if (done.get(l).verdict() != Verdict.INVALID) continue;
             for (IsolationLevel w : IsolationLevel.values()) {
                 // Per-key linearizability is off the transactional chain: examined only when asked for.

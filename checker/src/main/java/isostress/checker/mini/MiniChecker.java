@@ -56,13 +56,13 @@ public final class MiniChecker extends LevelEvaluation {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         MiniChecker c = new MiniChecker(h, anomalies, m, options);
         c.stats.put("index_ms", ms);
-        return c.run(new ArrayList<>(levels));
+        return c.run(new ArrayList<>(levels), options.weakerLevels());
     }
 
     /** Checks an already compiled mini-transaction history (the facade compiles it to pick the checker). */
     public static Result check(History h, AnomalyLog anomalies, RegisterIndex m, Collection<IsolationLevel> levels,
                                CheckOptions options) {
-        return new MiniChecker(h, anomalies, m, options).run(new ArrayList<>(levels));
+        return new MiniChecker(h, anomalies, m, options).run(new ArrayList<>(levels), options.weakerLevels());
     }
 
     @Override

@@ -52,7 +52,7 @@ final class BenchServer implements AutoCloseable {
                 + "database: {type: postgresql, provision: external, url: \"" + db.jdbcUrl() + "\", isolation: "
                 + isolation + "}\n"
                 + "workload: " + workloadYaml + "\n"
-                + "check: {levels: " + levels + "}\n"
+                + "check: {levels: " + levels + ", streaming: false}\n" // the clients and recorder alone
                 + "store: " + store + "\n";
         Campaign c = CampaignLoader.parse(Path.of(name + ".yaml"), yaml);
         StringWriter sw = new StringWriter();

@@ -11,7 +11,6 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -28,6 +27,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--runs", paramLabel = "N", description = "Override the campaign's runs.")
     Integer runs;
 
+    @Option(names = "--stop-on-violation", arity = "0..1", fallbackValue = "run", paramLabel = "run|campaign",
+            description = "End each run at its first violation (run, the default when given without a value), and "
+                    + "with campaign start no further run; false runs every run to its end. Overrides the campaign.")
+    String stopOnViolation;
+
     @Option(names = "--seed", paramLabel = "SEED", description = "Override the campaign's workload seed.")
     Long seed;
 
@@ -42,27 +46,19 @@ public final class RunCommand implements Callable<Integer> {
         Campaign c = CampaignLoader.load(file);
         if (runs != null) {
             if (runs < 1) throw new Main.UsageException("--runs must be >= 1");
-            c = new Campaign(c.name(), c.source(), c.database(), c.workload(), c.duration(), c.levels(),
-                    c.maxAnomalies(), c.searchBudget(), runs, c.stopOnViolation(), c.store(), c.text(), c.nemesis());
+            c = c.withRuns(runs);
+        }
+        if (stopOnViolation != null) {
+            Campaign.StopOnViolation stop = Campaign.StopOnViolation.byName(stopOnViolation);
+            if (stop == null) {
+                throw new Main.UsageException("--stop-on-violation must be run, campaign, true or false, was '"
+                        + stopOnViolation + "'");
+            }
+            c = c.withStopOnViolation(stop);
         }
         long base = seed != null ? seed : c.workload().seed();
         PrintWriter out = spec.commandLine().getOut();
-        CampaignRunner runner = new CampaignRunner(c, out, !noProgress);
-        List<RunOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < c.runs(); i++) {
-            RunOutcome o = runner.run(i, base + i);
-            outcomes.add(o);
-            if (o.error() != null) break;
-            if (o.violation() && c.stopOnViolation() && i + 1 < c.runs()) {
-                out.println("stopping: a violation was found (stop-on-violation)");
-                break;
-            }
-        }
-        if (outcomes.size() > 1) {
-            long bad = outcomes.stream().filter(RunOutcome::violation).count();
-            out.printf("%d run(s), %d with a violation%n", outcomes.size(), bad);
-        }
-        out.flush();
+        List<RunOutcome> outcomes = new CampaignRunner(c, out, !noProgress).runAll(base);
         int status = 0;
         for (RunOutcome o : outcomes) status = worst(status, o.exitStatus());
         return status;

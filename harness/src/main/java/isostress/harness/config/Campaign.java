@@ -21,14 +21,62 @@ import java.util.Map;
  * @param maxAnomalies    counterexamples listed per anomaly name
  * @param searchBudget    states a checker search may visit
  * @param runs            how many runs
- * @param stopOnViolation stop repeating after the first invalid run
+ * @param stopOnViolation what the first violation stops: nothing, its run, or its run and the campaign
+ * @param streaming       check the history while it is recorded (mini-transaction workloads only)
  * @param store           the store directory
  * @param text            the YAML as written
  * @param nemesis         the faults to inject, or null for none
  */
 public record Campaign(String name, Path source, Database database, WorkloadSpec workload, Duration duration,
                        List<IsolationLevel> levels, int maxAnomalies, long searchBudget, int runs,
-                       boolean stopOnViolation, Path store, String text, Nemesis nemesis) {
+                       StopOnViolation stopOnViolation, boolean streaming, Path store, String text,
+                       Nemesis nemesis) {
+
+    /** This campaign with {@code runs} runs (the CLI's {@code --runs}). */
+    public Campaign withRuns(int runs) {
+        return new Campaign(name, source, database, workload, duration, levels, maxAnomalies, searchBudget, runs,
+                stopOnViolation, streaming, store, text, nemesis);
+    }
+
+    /** This campaign with another {@code stop-on-violation} (the CLI's {@code --stop-on-violation}). */
+    public Campaign withStopOnViolation(StopOnViolation stop) {
+        return new Campaign(name, source, database, workload, duration, levels, maxAnomalies, searchBudget, runs,
+                stop, streaming, store, text, nemesis);
+    }
+
+    /**
+     * What a violation stops ({@code stop-on-violation}). Ending a run early needs the streaming check, so it
+     * happens only for mini-transaction workloads; other runs end as usual and are then judged.
+     */
+    public enum StopOnViolation {
+        /** {@code false}: every run runs to its end. */
+        NEVER("false"),
+        /** {@code true} or {@code run}: a run ends at its first violation, the remaining runs still run, so the
+         * detection rate over all runs is measured. */
+        RUN("run"),
+        /** {@code campaign}: as {@code run}, and no further run starts after a violating one. */
+        CAMPAIGN("campaign");
+
+        private final String yamlName;
+
+        StopOnViolation(String yamlName) {
+            this.yamlName = yamlName;
+        }
+
+        public String yamlName() {
+            return yamlName;
+        }
+
+        /** {@code true}/{@code run}, {@code false}, {@code campaign}; null for anything else. */
+        public static StopOnViolation byName(String name) {
+            switch (name) {
+                case "true": case "run": return RUN;
+                case "false": return NEVER;
+                case "campaign": return CAMPAIGN;
+                default: return null;
+            }
+        }
+    }
 
     /** The database types. */
     public enum DbType { POSTGRESQL, MARIADB, MYSQL, MONGODB }

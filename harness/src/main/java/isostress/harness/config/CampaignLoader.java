@@ -39,7 +39,7 @@ public final class CampaignLoader {
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
             "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
             "read-ratio", "rmw-ratio", "rotate-after", "duration");
-    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget");
+    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
@@ -83,15 +83,25 @@ public final class CampaignLoader {
         int maxAnomalies = c.integer("max-anomalies", 10L, 1, 10_000).intValue();
         long searchBudget = c.integer("search-budget", 2_000_000L, 1, Long.MAX_VALUE);
         int runs = root.integer("runs", 1L, 1, 1_000_000).intValue();
-        boolean stop = root.bool("stop-on-violation", true);
+        Campaign.StopOnViolation stop = Campaign.StopOnViolation.byName(
+                root.boolOrChoice("stop-on-violation", "false", List.of("run", "campaign")));
+        // The streaming check relies on MTC's linear checks of mini-transactions (MTC §IV); general histories need
+        // the polygraph search, far too slow to repeat every few hundred milliseconds.
+        boolean mini = workload.type() == WorkloadType.MINI;
+        Boolean streaming = c.bool("streaming", null);
+        if (Boolean.TRUE.equals(streaming) && !mini) {
+            c.problem("streaming", "needs workload.type mini (the linear mini-transaction checks), was "
+                    + workload.type().yamlName());
+        }
+        boolean stream = streaming == null ? mini : streaming && mini;
         Path store = Path.of(root.string("store", "store"));
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
         if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
             w.problem("duration", "is not longer than nemesis.interval (" + nemesis.interval().toMillis()
                     + " ms): no fault would happen");
         }
-        return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop, store,
-                text, nemesis);
+        return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop,
+                stream, store, text, nemesis);
     }
 
     private static Campaign.Nemesis nemesis(ConfigNode n, long workloadSeed) {

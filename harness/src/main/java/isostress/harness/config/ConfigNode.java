@@ -205,6 +205,19 @@ final class ConfigNode {
         return n.asBoolean();
     }
 
+    /**
+     * A boolean or one of {@code words}, as text ({@code "true"}, {@code "false"} or the word), or the default;
+     * anything else is reported.
+     */
+    String boolOrChoice(String key, String dflt, List<String> words) {
+        JsonNode n = node.get(key);
+        if (n == null || n.isNull()) return dflt;
+        if (n.isBoolean()) return n.asText();
+        if (n.isTextual() && words.contains(n.asText())) return n.asText();
+        problem(key, "must be true, false or " + String.join(", ", words) + ", was " + describe(n));
+        return dflt;
+    }
+
     /** A list of strings (a single string counts as a list of one), or null when absent. */
     List<String> strings(String key) {
         JsonNode n = node.get(key);

@@ -4,6 +4,7 @@ import isostress.checker.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
+import isostress.checker.history.InitialState;
 import isostress.checker.history.InputException;
 import isostress.checker.model.Result;
 import isostress.generator.workload.Workload;
@@ -30,8 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One run of a campaign: start the database, create the table, run every session on its own thread while recording
- * the history, stop the database, check the history, write the results. The database the harness started is
- * stopped in every case: normal end, failure, or Ctrl-C (a shutdown hook).
+ * the history (and, for mini-transactions, checking it as it grows: {@link StreamingCheck}), stop the database,
+ * check the history, write the results. The database the harness started is stopped in every case: normal end,
+ * failure, or Ctrl-C (a shutdown hook). {@link #runAll} repeats runs and sums them up ({@link CampaignSummary}).
  */
 public final class CampaignRunner {
     private final Campaign campaign;
@@ -40,6 +42,7 @@ public final class CampaignRunner {
     private java.util.function.Consumer<RunningDatabase> onStarted = db -> { };
     private List<FaultRecord> faults = List.of();
     private Map<String, Object> nodeSummary = Map.of();
+    private StreamingReport streaming;
     private Thread nemesisHook;
 
     public CampaignRunner(Campaign campaign, PrintWriter out, boolean progress) {
@@ -54,10 +57,38 @@ public final class CampaignRunner {
         return this;
     }
 
+    /**
+     * Runs the campaign's runs with seeds {@code baseSeed}, {@code baseSeed + 1}, ...; stops after an
+     * infrastructure error, and after a violating run when {@code stop-on-violation: campaign}. After several runs,
+     * prints the summary and writes {@code store/<name>/campaign-summary.json}.
+     */
+    public List<RunOutcome> runAll(long baseSeed) throws IOException, InterruptedException {
+        List<RunOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < campaign.runs(); i++) {
+            RunOutcome o = run(i, baseSeed + i);
+            outcomes.add(o);
+            if (o.error() != null) break;
+            if (o.violation() && campaign.stopOnViolation() == Campaign.StopOnViolation.CAMPAIGN
+                    && i + 1 < campaign.runs()) {
+                out.println("stopping the campaign: run " + (i + 1) + " found a violation (stop-on-violation: "
+                        + "campaign)");
+                break;
+            }
+        }
+        if (campaign.runs() > 1) {
+            CampaignSummary summary = CampaignSummary.of(campaign, outcomes);
+            summary.print(out);
+            summary.write(campaign.store().resolve(campaign.name()).resolve("campaign-summary.json"));
+        }
+        out.flush();
+        return outcomes;
+    }
+
     /** Runs run number {@code index} (from 0) with {@code seed}. */
     public RunOutcome run(int index, long seed) throws IOException, InterruptedException {
         faults = List.of();
         nodeSummary = Map.of();
+        streaming = null;
         RunDirectory dir = RunDirectory.create(campaign.store(), campaign.name());
         dir.writeCampaign(campaign.text());
         WorkloadSpec spec = campaign.workload().withSeed(seed);
@@ -117,19 +148,23 @@ public final class CampaignRunner {
         if (java.nio.file.Files.exists(dir.history())) {
             try {
                 History h = HistoryFormat.JSONL.read(dir.history());
-                result = Checker.check(h, campaign.levels(), CheckOptions.DEFAULTS
-                        .withAnomaliesPerType(campaign.maxAnomalies()).withSearchBudget(campaign.searchBudget()));
+                result = Checker.check(h, campaign.levels(), checkOptions());
             } catch (InputException e) {
                 unknown = e.getMessage();
                 log.line("check: " + unknown);
             }
         }
         RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error, faults,
-                nodeSummary);
+                nodeSummary, streaming);
         RunReport.write(outcome, campaign);
         RunReport.print(outcome, campaign, out);
         log.close();
         return outcome;
+    }
+
+    private CheckOptions checkOptions() {
+        return CheckOptions.DEFAULTS.withAnomaliesPerType(campaign.maxAnomalies())
+                .withSearchBudget(campaign.searchBudget());
     }
 
     /** A proxy in front of each node when the faults act on the client link. */
@@ -153,8 +188,15 @@ public final class CampaignRunner {
         for (DbNode n : nodes) names.add(n.name());
         NodeOutcomes outcomes = new NodeOutcomes(names);
         Nemesis nemesis = null;
+        StreamingCheck streamer = null;
         try (HistoryRecorder recorder = new HistoryRecorder(dir.history(), DatabaseAdapter.INITIAL);
              Progress bar = Progress.start(progress, workload.size(), stats)) {
+            if (campaign.streaming()) {
+                streamer = new StreamingCheck(campaign.levels(), checkOptions(),
+                        InitialState.allKeys(DatabaseAdapter.INITIAL), recorder::now, d -> detected(d, stop, log));
+                recorder.onCompletion(streamer::accept);
+                streamer.start();
+            }
             // On Ctrl-C the history is closed (flushed) before the JVM exits: what was recorded stays checkable.
             Thread flush = new Thread(() -> {
                 try {
@@ -197,6 +239,10 @@ public final class CampaignRunner {
                 nemesis.start();
             }
             for (Thread t : threads) t.join();
+            if (streamer != null) {
+                streamer.close();
+                streaming = streamer.report();
+            }
             if (nemesis != null) {
                 nemesis.close();
                 faults = nemesis.records();
@@ -207,6 +253,7 @@ public final class CampaignRunner {
             removeHook(flush);
         } finally {
             if (nemesis != null) nemesis.close();
+            if (streamer != null) streamer.close();
         }
         for (SessionWorker w : workers) {
             if (w.fatal != null) {
@@ -215,6 +262,26 @@ public final class CampaignRunner {
             }
         }
         return null;
+    }
+
+    /**
+     * The streaming check found a violation: say so, and with stop-on-violation end the run. Sessions see the stop
+     * before their next transaction, so each finishes the one under way and the history stays complete; the
+     * end-of-run check then finds the violation again (the prefix was sound) and decides the verdict.
+     */
+    private void detected(StreamingReport.Detection d, AtomicBoolean stop, RunLog log) {
+        boolean stopping = campaign.stopOnViolation() != Campaign.StopOnViolation.NEVER;
+        String line = "violation detected while running at " + CampaignSummary.seconds(d.detectedNs() / 1e9) + " ("
+                + (d.txn() == null ? "counterexample not listed"
+                        : d.txn() + " completed " + CampaignSummary.seconds(d.latencyNs() / 1e9) + " earlier")
+                + "): " + d.anomaly() + " — "
+                + (stopping ? "stopping (stop-on-violation)" : "continuing (stop-on-violation: false)");
+        if (stopping) stop.set(true);
+        log.line(line);
+        synchronized (out) {
+            out.println("  " + line);
+            out.flush();
+        }
     }
 
     private static void removeHook(Thread hook) {

@@ -2,6 +2,7 @@ package isostress.harness.run;
 
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
+import isostress.checker.history.Txn;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,16 +10,23 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Appends every invocation and completion to {@code history.jsonl} in one global order (DESIGN.md): the event's
  * index is its position in that order, its time the nanoseconds since the run started on one monotonic clock, so
  * real time comes from indices and there is no clock skew. Whole lines are written under one lock and flushed every
  * 100 ms and at the end, so a crash leaves a checkable prefix.
+ *
+ * <p>A listener ({@link #onCompletion}) sees each completed transaction as the reader of the file will: numbered by
+ * its invocation among all transactions, with the same indices, times and line. The streaming check uses it rather
+ * than re-reading the file.
  */
 public final class HistoryRecorder implements AutoCloseable {
     // Whole lines only reach the file: a BufferedWriter would spill a full buffer mid-line, and a harness killed
@@ -35,6 +43,10 @@ public final class HistoryRecorder implements AutoCloseable {
     });
     private long index;
     private boolean closed;
+    private int invocations;
+    private Consumer<Txn> listener;
+    /** Per process, its transaction in flight: {id, invocation index, invocation time}; kept only for a listener. */
+    private final Map<Long, long[]> inFlight = new HashMap<>();
 
     /** Opens {@code file} and writes the header: every key starts at {@code initial}. */
     public HistoryRecorder(Path file, long initial) throws IOException {
@@ -49,19 +61,37 @@ public final class HistoryRecorder implements AutoCloseable {
         return System.nanoTime() - start;
     }
 
+    /**
+     * Calls {@code listener} with every transaction completed from now on, under the recorder's lock (so in
+     * completion order; it must be quick). Set it before the first invocation.
+     */
+    public synchronized void onCompletion(Consumer<Txn> listener) {
+        this.listener = listener;
+    }
+
     /** Records that {@code process} invokes a transaction of {@code ops} (read values not known yet). */
     public synchronized void invoke(long process, List<MicroOp> ops) {
-        line("invoke", process, ops, null, null);
+        long idx = index, time = now();
+        line("invoke", idx, time, process, ops, null, null);
+        if (listener != null) inFlight.put(process, new long[] {invocations, idx, time});
+        invocations++;
     }
 
     /** Records the completion of {@code process}'s transaction. */
     public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error) {
-        line(outcome.jepsenName(), process, ops, error, null);
+        complete(process, outcome, ops, error, null);
     }
 
     /** Records the completion of {@code process}'s transaction on {@code node} (null: a single server). */
     public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error, String node) {
-        line(outcome.jepsenName(), process, ops, error, node);
+        long idx = index, time = now();
+        line(outcome.jepsenName(), idx, time, process, ops, error, node);
+        long[] inv = listener == null ? null : inFlight.remove(process);
+        if (inv != null) {
+            // Line idx + 2: the header is line 1 and every event one line, as the JSONL reader counts them.
+            listener.accept(new Txn((int) inv[0], process, outcome, ops, inv[1], idx, inv[2], time, (int) idx + 2,
+                    node, null));
+        }
     }
 
     /** Records an event of another process (a fault), with a JSON value. */
@@ -78,10 +108,11 @@ public final class HistoryRecorder implements AutoCloseable {
         return index;
     }
 
-    private void line(String type, long process, List<MicroOp> ops, String error, String node) {
+    private void line(String type, long idx, long time, long process, List<MicroOp> ops, String error, String node) {
+        index = idx + 1;
         sb.setLength(0);
-        sb.append("{\"index\":").append(index++).append(",\"type\":\"").append(type).append("\",\"process\":")
-          .append(process).append(",\"time\":").append(now()).append(",\"f\":\"txn\",\"value\":[");
+        sb.append("{\"index\":").append(idx).append(",\"type\":\"").append(type).append("\",\"process\":")
+          .append(process).append(",\"time\":").append(time).append(",\"f\":\"txn\",\"value\":[");
         for (int i = 0; i < ops.size(); i++) {
             if (i > 0) sb.append(',');
             op(sb, ops.get(i));

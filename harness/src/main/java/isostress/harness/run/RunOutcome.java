@@ -16,10 +16,11 @@ import isostress.checker.model.Verdict;
  * @param error      why the run stopped early (infrastructure, configuration), or null
  * @param faults     the faults the nemesis injected
  * @param nodes      per node: outcomes of transactions untouched and touched by faults on their node
+ * @param streaming  what the check while running did, or null when it did not run
  */
 public record RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
                          String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
-                         java.util.Map<String, Object> nodes) {
+                         java.util.Map<String, Object> nodes, StreamingReport streaming) {
 
     /** The exit status this run alone would give: 2 error, 1 invalid, 3 unknown, 0 valid. */
     public int exitStatus() {
@@ -29,7 +30,18 @@ public record RunOutcome(int index, long seed, RunDirectory dir, String database
         return v == Verdict.VALID ? 0 : v == Verdict.INVALID ? 1 : 3;
     }
 
+    /** True when the end-of-run check (authoritative) found a violation. */
     public boolean violation() {
         return result != null && result.verdict() == Verdict.INVALID;
+    }
+
+    /** When the first violation happened and how it was found, or null when there was none. */
+    public FirstViolation firstViolation() {
+        return violation() ? FirstViolation.of(result, streaming) : null;
+    }
+
+    /** The streaming check's detection, or null. */
+    public StreamingReport.Detection detection() {
+        return streaming == null ? null : streaming.detection();
     }
 }

@@ -44,6 +44,9 @@ public final class RunReport {
             root.set("faults", MAPPER.valueToTree(o.faults()));
         }
         if (o.nodes().size() > 2 || !o.faults().isEmpty()) root.set("nodes", MAPPER.valueToTree(o.nodes()));
+        if (o.streaming() != null) root.set("streaming", MAPPER.valueToTree(streaming(o.streaming())));
+        FirstViolation first = o.firstViolation();
+        if (first != null) root.set("first_violation", MAPPER.valueToTree(firstViolation(first)));
         if (o.result() != null) {
             root.set("check", ResultJson.toJson(o.result()));
             ResultWriter.write(o.result(), o.dir().path(), false);
@@ -75,6 +78,39 @@ public final class RunReport {
         return m;
     }
 
+    /** results.json's {@code streaming}: the first detection while running (times in ms since the run started). */
+    static Map<String, Object> streaming(StreamingReport s) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        StreamingReport.Detection d = s.detection();
+        m.put("first_violation_ms", d == null || d.completedNs() < 0 ? null : ms(d.completedNs()));
+        m.put("detected_ms", d == null ? null : ms(d.detectedNs()));
+        m.put("violating_txn", d == null ? null : d.txn());
+        m.put("anomaly", d == null ? null : d.anomaly());
+        m.put("latency_ms", d == null || d.completedNs() < 0 ? null : ms(d.latencyNs()));
+        m.put("checks", s.checks());
+        m.put("check_ms_max", s.checkMsMax());
+        m.put("last_prefix_txns", s.prefixTxns());
+        m.put("last_check_ms", s.lastCheckMs());
+        if (s.gaveUp() != null) m.put("gave_up", s.gaveUp());
+        return m;
+    }
+
+    /** results.json's {@code first_violation}: when, which transaction, and whether found while running. */
+    static Map<String, Object> firstViolation(FirstViolation f) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("at_ms", ms(f.atNs()));
+        m.put("txn", f.txn());
+        m.put("anomaly", f.anomaly());
+        m.put("found", f.whileRunning() ? "while running" : "by the end-of-run check");
+        if (f.whileRunning()) m.put("latency_ms", ms(f.latencyNs()));
+        return m;
+    }
+
+    /** ns to ms with one decimal. */
+    static double ms(long ns) {
+        return Math.round(ns / 1e5) / 10.0;
+    }
+
     static void print(RunOutcome o, Campaign c, PrintWriter out) {
         RunStats s = o.stats();
         Map<String, Double> lat = s.latencyMs();
@@ -95,6 +131,18 @@ public final class RunReport {
                         + "(%.2f%% determinate)%n", a.get("untouched_ok"), a.get("untouched_fail"),
                         a.get("untouched_info"), 100 * ((Number) a.get("untouched_determinate_ratio")).doubleValue());
             }
+        }
+        StreamingReport st = o.streaming();
+        if (st != null && st.checks() == 0) {
+            out.println("  checked while running: no prefix (the run ended before the first check)"
+                    + (st.gaveUp() != null ? "; gave up: " + st.gaveUp() : ""));
+        } else if (st != null) {
+            out.printf(Locale.ROOT, "  checked while running: %,d prefix%s, the last of %,d transactions in %d ms "
+                    + "(longest %d ms)%s%n", st.checks(), st.checks() == 1 ? "" : "es", st.prefixTxns(),
+                    st.lastCheckMs(), st.checkMsMax(),
+                    st.detection() != null ? "; violation detected at "
+                            + CampaignSummary.seconds(st.detection().detectedNs() / 1e9)
+                            : st.gaveUp() != null ? "; gave up: " + st.gaveUp() : "");
         }
         if (o.error() != null) out.println("  ERROR: the run stopped: " + o.error());
         Result r = o.result();

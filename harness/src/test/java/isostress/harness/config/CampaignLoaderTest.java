@@ -34,6 +34,34 @@ class CampaignLoaderTest {
         assertEquals(WorkloadType.MINI, c.workload().type());
         assertEquals(List.of(IsolationLevel.SERIALIZABLE), c.levels());
         assertEquals(1, c.runs());
+        assertEquals(Campaign.StopOnViolation.NEVER, c.stopOnViolation());
+        assertTrue(c.streaming(), "mini-transaction workloads are checked while running");
+    }
+
+    @Test
+    void stopOnViolationIsTrueFalseRunOrCampaign() {
+        assertEquals(Campaign.StopOnViolation.RUN, CampaignLoader.parse(FILE, "stop-on-violation: true\n")
+                .stopOnViolation());
+        assertEquals(Campaign.StopOnViolation.RUN, CampaignLoader.parse(FILE, "stop-on-violation: run\n")
+                .stopOnViolation());
+        assertEquals(Campaign.StopOnViolation.CAMPAIGN, CampaignLoader.parse(FILE, "stop-on-violation: campaign\n")
+                .stopOnViolation());
+        assertEquals(Campaign.StopOnViolation.NEVER, CampaignLoader.parse(FILE, "stop-on-violation: false\n")
+                .stopOnViolation());
+        hasProblem(problems("name: x\nstop-on-violation: always\n"), "camp.yaml:2 stop-on-violation:",
+                "must be true, false or run, campaign, was 'always'");
+        Campaign c = CampaignLoader.parse(FILE, "runs: 4\n").withRuns(9)
+                .withStopOnViolation(Campaign.StopOnViolation.CAMPAIGN);
+        assertEquals(9, c.runs());
+        assertEquals(Campaign.StopOnViolation.CAMPAIGN, c.stopOnViolation());
+    }
+
+    @Test
+    void streamingIsForMiniTransactionWorkloads() {
+        assertTrue(!CampaignLoader.parse(FILE, "workload: {type: list-append}\n").streaming(), "off by default");
+        assertTrue(!CampaignLoader.parse(FILE, "check: {streaming: false}\n").streaming());
+        hasProblem(problems("workload: {type: rw-register}\ncheck:\n  streaming: true\n"),
+                "camp.yaml:3 check.streaming:", "needs workload.type mini");
     }
 
     @Test

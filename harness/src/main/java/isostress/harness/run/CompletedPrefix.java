@@ -1,0 +1,170 @@
+package isostress.harness.run;
+
+import isostress.checker.history.History;
+import isostress.checker.history.InitialState;
+import isostress.checker.history.LongPairIntMap;
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Outcome;
+import isostress.checker.history.Txn;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The part of a history still being recorded that can be checked now without false alarms: the completed
+ * transactions, minus every one that read (directly or through other readers) from a transaction not completed yet.
+ *
+ * <p>Why a violation found here is a violation of the whole history [1, 2]: a history is valid at RC, RA, CC, PC,
+ * SI, SER or SSER when some commit order of its committed transactions satisfies the level's axioms, all of which
+ * talk about a transaction, the writer it read from, and transactions ordered before it. Take such an order for the
+ * whole history and restrict it to a subset S that contains the writer of every read in S ("closed under
+ * reads-from"): each read in S still reads from the same writer, every transaction between that writer and the
+ * reader in the restricted order was between them before, and session, real-time and causal orders restricted to S
+ * are contained in the old ones; so the restricted order satisfies the same axioms, and S is valid too. Contrapositive:
+ * a violation in S is a violation of every history that extends S, whatever the transactions still in flight do.
+ * Reads-from is exact here because mini-transactions write unique values (MTC §II, §IV-A).
+ *
+ * <p>So the prefix takes a completed transaction in only once the writer of each value it read is in:
+ * <ol>
+ *   <li>in-flight transactions are out: their outcome and reads are unknown;</li>
+ *   <li>{@code info} transactions are out: whether they committed is decided by who read them, which later
+ *       transactions may change. Leaving one out is sound since its readers stay out as well (3);</li>
+ *   <li>a transaction that read a value whose writer is not in waits until it is, transitively. Reads of the
+ *       initial value and of null read from no one. {@code fail} transactions are taken in: reading their writes
+ *       is an aborted read (G1a) now and forever.</li>
+ * </ol>
+ * Completed transactions never leave, so a transaction in stays in, and the prefix is kept incrementally: each
+ * completion costs its own reads and writes plus the waiters it releases. Only {@link #history()} is O(n), since
+ * histories number transactions by invocation and a late completion lands in the middle. The end-of-run check of
+ * the whole history stays authoritative; this only finds violations sooner.
+ *
+ * <p>[1] MTC: Jiang et al., "Verifying Transactional Consistency of MongoDB", §II-D (axioms), §IV (checks);
+ * [2] Biswas &amp; Enea, "On the Complexity of Checking Transactional Consistency", OOPSLA 2019, §2.2 (axioms).
+ */
+final class CompletedPrefix {
+    /**
+     * @param history the prefix, its transactions numbered from 0 in invocation order
+     * @param ids     per transaction of {@code history}, its number in the whole history (what the file will say)
+     * @param left    completed transactions not in (rules 2 and 3)
+     */
+    record Prefix(History history, int[] ids, int left) {
+        /** The whole history's label of prefix transaction {@code t}, e.g. {@code T8812}. */
+        String label(int t) {
+            return "T" + ids[t];
+        }
+    }
+
+    private final InitialState initial;
+    /** The transactions in, at their invocation number (null: in flight or not in). */
+    private Txn[] in = new Txn[1024];
+    /** Per invocation number, how many of the transaction's reads still wait for their writer. */
+    private int[] missing = new int[1024];
+    private int inCount, added;
+    private long inOps;
+    /** (key, value) to the invocation number of its writer, for writers that are in. */
+    private final LongPairIntMap writer = new LongPairIntMap(1024);
+    /** (key, value) to a slot of {@link #waiters}: the transactions waiting for that value's writer. */
+    private final LongPairIntMap waitSlot = new LongPairIntMap(64);
+    private final List<List<Txn>> waiters = new ArrayList<>();
+
+    CompletedPrefix(InitialState initial) {
+        this.initial = initial;
+    }
+
+    /** The checkable prefix of {@code completed} (in any order; ids are numbers in the whole history). */
+    static Prefix of(List<Txn> completed, InitialState initial) {
+        CompletedPrefix p = new CompletedPrefix(initial);
+        for (Txn t : completed) p.add(t);
+        return p.history();
+    }
+
+    /** Takes a completed transaction, numbered by its invocation in the whole history. */
+    void add(Txn t) {
+        added++;
+        if (t.outcome() == Outcome.INFO) return; // rule 2: never in, nor any reader of its writes
+        grow(t.id());
+        int wait = 0;
+        for (MicroOp m : t.ops()) {
+            Long v = readValue(m);
+            if (v == null || initial.isInitial(m.key(), v) || writer.get(m.key(), v) != LongPairIntMap.MISSING
+                    || writes(t, m.key(), v)) {
+                continue;
+            }
+            int slot = waitSlot.get(m.key(), v); // rule 3: its writer is in flight, out, or never was
+            if (slot == LongPairIntMap.MISSING) {
+                slot = waiters.size();
+                waitSlot.put(m.key(), v, slot);
+                waiters.add(new ArrayList<>(2));
+            }
+            waiters.get(slot).add(t);
+            wait++;
+        }
+        missing[t.id()] = wait;
+        if (wait == 0) admit(t);
+    }
+
+    /** Takes {@code t} in, and every waiter that was waiting only for it, transitively. */
+    private void admit(Txn first) {
+        List<Txn> stack = new ArrayList<>();
+        stack.add(first);
+        while (!stack.isEmpty()) {
+            Txn t = stack.remove(stack.size() - 1);
+            in[t.id()] = t;
+            inCount++;
+            inOps += t.ops().size();
+            for (MicroOp m : t.ops()) {
+                Long v = writtenValue(m);
+                if (v == null) continue;
+                writer.putIfAbsent(m.key(), v, t.id());
+                int slot = waitSlot.get(m.key(), v);
+                if (slot == LongPairIntMap.MISSING || waiters.get(slot) == null) continue;
+                for (Txn r : waiters.get(slot)) if (--missing[r.id()] == 0) stack.add(r);
+                waiters.set(slot, null); // released: nobody waits for this value again
+            }
+        }
+    }
+
+    /** The prefix as it stands: a new history of the transactions in. O(n). */
+    Prefix history() {
+        History.Builder b = History.builder().initial(initial).realTime(true).source("history being recorded")
+                .ensureCapacity(inCount, (int) inOps);
+        int[] ids = new int[inCount];
+        int k = 0;
+        for (int id = 0; id < in.length && k < inCount; id++) {
+            if (in[id] == null) continue;
+            b.add(in[id]);
+            ids[k++] = id;
+        }
+        return new Prefix(b.build(), ids, added - inCount);
+    }
+
+    private void grow(int id) {
+        if (id < in.length) return;
+        int n = Math.max(in.length * 2, id + 1);
+        in = Arrays.copyOf(in, n);
+        missing = Arrays.copyOf(missing, n);
+    }
+
+    private static boolean writes(Txn t, long key, long value) {
+        for (MicroOp m : t.ops()) {
+            Long v = writtenValue(m);
+            if (v != null && m.key() == key && v == value) return true;
+        }
+        return false;
+    }
+
+    /** The value {@code m} read (a CAS reads its expected value), or null when it read nothing or null. */
+    private static Long readValue(MicroOp m) {
+        if (m instanceof MicroOp.Read) return ((MicroOp.Read) m).value();
+        if (m instanceof MicroOp.Cas) return ((MicroOp.Cas) m).expected();
+        return null;
+    }
+
+    /** The value {@code m} wrote, or null. */
+    private static Long writtenValue(MicroOp m) {
+        if (m instanceof MicroOp.Write) return ((MicroOp.Write) m).value();
+        if (m instanceof MicroOp.Cas) return ((MicroOp.Cas) m).newValue();
+        return null;
+    }
+}
