@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The general workloads end to end against embedded PostgreSQL 16, checked by the general checker (issue 4): under
  * READ COMMITTED each statement reads its own snapshot, so rw-register and list-append histories violate snapshot
- * isolation; under SERIALIZABLE (SSI) they are clean, strict serializability included.
+ * isolation; under SERIALIZABLE (SSI) they are snapshot isolation and, but for PostgreSQL's rare G2-item, serializable.
  */
 class PostgresGeneralWorkloadTest {
     @TempDir
@@ -51,13 +51,30 @@ class PostgresGeneralWorkloadTest {
         assertEquals(1, o.exitStatus());
     }
 
+    /**
+     * Under SERIALIZABLE the history is snapshot isolation, always (SSI is SI plus aborts), and serializable in
+     * practice. PostgreSQL's SSI is not quite serializable, though: on 16.15 we saw a G2-item (a read-only transaction,
+     * two rw edges and a wr edge, every version order closing a cycle) in 1 of 6 runs of 16 sessions x 40,000
+     * rw-register transactions and in 1 CI run of this test, and Jepsen reported a G2-item at SERIALIZABLE on 18.4.
+     * So the serializable verdict must be VALID in one of two runs of the same campaign: a checker that wrongly
+     * reported cycles here would do so in both, while PostgreSQL's anomaly is too rare to strike twice (below 2% of
+     * runs this size). Each violation seen is printed with its counterexample.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"rw-register", "list-append"})
     void serializableIsClean(String type) throws Exception {
-        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml(type, "serializable", 4000, 50,
-                "[serializable, strict-serializable]")));
+        String yaml = yaml(type, "serializable", 4000, 50, "[snapshot-isolation, serializable, strict-serializable]");
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml));
         assertNull(o.error(), o.error());
         assertTrue(o.stats().committed() >= 2000, "committed " + o.stats().committed());
+        assertEquals(Verdict.VALID, verdict(o, SNAPSHOT_ISOLATION), o.result().level(SNAPSHOT_ISOLATION).reason());
+        if (verdict(o, SERIALIZABLE) == Verdict.INVALID) {
+            System.out.println("PostgreSQL let a serializability violation through (see the counterexample above): "
+                    + o.result().anomalyCounts() + "; running the campaign again");
+            o = Campaigns.run(Campaigns.parse(store, yaml));
+            assertNull(o.error(), o.error());
+            assertEquals(Verdict.VALID, verdict(o, SNAPSHOT_ISOLATION), o.result().level(SNAPSHOT_ISOLATION).reason());
+        }
         assertEquals(Verdict.VALID, verdict(o, SERIALIZABLE), o.result().level(SERIALIZABLE).reason());
         assertEquals(Verdict.VALID, verdict(o, STRICT_SERIALIZABLE), o.result().level(STRICT_SERIALIZABLE).reason());
         assertEquals(0, o.exitStatus());
