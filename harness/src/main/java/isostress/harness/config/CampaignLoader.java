@@ -46,7 +46,7 @@ public final class CampaignLoader {
     private static final List<IsolationLevel> SQL_LEVELS = List.of(IsolationLevel.READ_COMMITTED,
             IsolationLevel.READ_ATOMIC, IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION,
             IsolationLevel.SERIALIZABLE);
-    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming");
+    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming", "timeout");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
@@ -112,6 +112,9 @@ public final class CampaignLoader {
                     + workload.type().yamlName());
         }
         boolean stream = streaming == null ? mini : streaming && mini;
+        Duration checkTimeout = duration(c, "timeout");
+        if (checkTimeout != null && !sql) c.problem("timeout", "only applies to workload.type sql (the SQL checker)");
+        if (checkTimeout != null && checkTimeout.isZero()) c.problem("timeout", "must be more than 0");
         Path store = Path.of(root.string("store", "store"));
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
         if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
@@ -119,7 +122,7 @@ public final class CampaignLoader {
                     + " ms): no fault would happen");
         }
         return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop,
-                stream, store, text, nemesis);
+                stream, store, text, nemesis, checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
     }
 
     /** What an sql workload needs from the database and its isolation mix. */
@@ -292,7 +295,7 @@ public final class CampaignLoader {
         // sql: small by default, since the SQL checker's search is exponential in conflicts (notes-003 §5).
         boolean sql = type == WorkloadType.SQL;
         int sessions = w.integer("sessions", sql ? 3L : 8L, 1, 10_000).intValue();
-        int transactions = w.integer("transactions", sql ? 45L : 10_000L, 1, Integer.MAX_VALUE).intValue();
+        int transactions = w.integer("transactions", sql ? 30L : 10_000L, 1, Integer.MAX_VALUE).intValue();
         int keys = w.integer("keys", sql ? 6L : 100L, 1, 1L << 30).intValue();
         long seed = w.integer("seed", 42L, Long.MIN_VALUE, Long.MAX_VALUE);
         String dist = w.choice("distribution", "uniform", List.of("uniform", "zipfian", "hotspot", "exponential"));

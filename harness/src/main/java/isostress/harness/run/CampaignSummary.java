@@ -109,6 +109,14 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
             return head + "violation at " + seconds(f.atNs() / 1e9) + " (" + f.txn() + ", " + f.anomaly() + "), "
                     + how + "; " + ended + where;
         }
+        if (o.violation() && o.sql() != null) {
+            for (SqlVerdicts.Check c : o.sql().checks()) {
+                if (c.verdict() == isostress.checker.model.Verdict.INVALID) {
+                    return head + "violation (" + (c.level().equals("own") ? "own levels" : "as " + c.level())
+                            + ": " + c.reason() + "); " + ended + where;
+                }
+            }
+        }
         if (o.violation()) return head + "violation (no counterexample listed); " + ended + where;
         String warn = o.detection() != null ? " (the streaming check reported " + o.detection().anomaly()
                 + ", which the end-of-run check did not confirm)" : "";

@@ -24,10 +24,11 @@ final class SqlCheck {
 
     /**
      * @param maxStates the campaign's search budget (states the prefix search may visit)
+     * @param timeout   wall-clock limit of each check
      */
-    static SqlVerdicts check(Path history, List<IsolationLevel> levels, long maxStates) {
+    static SqlVerdicts check(Path history, List<IsolationLevel> levels, long maxStates, java.time.Duration timeout) {
         SqlHistory h = SqlHistoryReader.read(history);
-        SqlCheckOptions base = SqlCheckOptions.DEFAULTS.withMaxStates(maxStates);
+        SqlCheckOptions base = SqlCheckOptions.DEFAULTS.withMaxStates(maxStates).withTimeout(timeout);
         List<SqlVerdicts.Check> checks = new ArrayList<>();
         checks.add(check("own", h, base));
         for (IsolationLevel l : levels) checks.add(check(l.cliName(), h, base.withLevel(l)));

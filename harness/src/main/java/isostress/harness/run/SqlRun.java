@@ -102,7 +102,8 @@ final class SqlRun {
         String unchecked = null;
         if (Files.exists(dir.history())) {
             try {
-                verdicts = SqlCheck.check(dir.history(), campaign.levels(), campaign.searchBudget());
+                verdicts = SqlCheck.check(dir.history(), campaign.levels(), campaign.searchBudget(),
+                        campaign.checkTimeout());
             } catch (Exception e) {
                 unchecked = CampaignRunner.describe(e);
                 log.line("check: " + unchecked);
