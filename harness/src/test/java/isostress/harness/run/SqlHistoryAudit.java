@@ -97,6 +97,24 @@ final class SqlHistoryAudit {
         return this;
     }
 
+    /**
+     * Copies a run's directory to {@code target/sql-kept/} (the test's temporary store is deleted afterwards), so a
+     * surprising history can be examined; returns where.
+     */
+    static Path keep(RunOutcome o) throws IOException {
+        Path to = Path.of("target", "sql-kept", o.dir().path().getParent().getFileName() + "-"
+                + o.dir().path().getFileName());
+        Files.createDirectories(to);
+        try (var files = Files.walk(o.dir().path())) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Path dest = to.resolve(o.dir().path().relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(dest);
+                else Files.copy(f, dest, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return to.toAbsolutePath();
+    }
+
     /** The predicate language of docs/sql-history.md (what the recorder writes: eq, and; also ne, not, or, true). */
     static boolean test(JsonNode p, JsonNode row) {
         if (row == null) return false;
