@@ -76,11 +76,8 @@ final class SqlRun {
             try (JdbcClientFactory clients = (JdbcClientFactory) ClientFactories.of(campaign.database(), db, urls,
                     spec.sessions())) {
                 AcctDialect dialect = AcctDialect.of(clients.adapter());
-                Connection c = clients.connection(0);
-                try {
+                try (Connection c = clients.connection(0)) {
                     dialect.createTable(c, workload.init());
-                } finally {
-                    clients.discard(0, c);
                 }
                 error = execute(workload, clients, dialect, db.nodes().size(), dir, stats, log);
             }
@@ -119,20 +116,25 @@ final class SqlRun {
 
     /** Runs the sessions; returns null, or why the run stopped early. */
     private String execute(SqlWorkload workload, JdbcClientFactory clients, AcctDialect dialect, int nodes,
-                           RunDirectory dir, RunStats stats, RunLog log) throws IOException, InterruptedException {
+                           RunDirectory dir, RunStats stats, RunLog log)
+            throws IOException, InterruptedException, java.sql.SQLException {
         AtomicBoolean stop = new AtomicBoolean();
         long deadline = campaign.duration() == null ? Long.MAX_VALUE
                 : System.nanoTime() + campaign.duration().toNanos();
         List<SqlSession> sessions = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         try (SqlHistoryWriter history = new SqlHistoryWriter(dir.history(), campaign.name(), workload.init())) {
-            stats.started();
             int n = workload.sessions().size();
             for (int s = 0; s < n; s++) {
                 SqlSession w = new SqlSession(s, s % nodes, n, workload.sessions().get(s), clients, dialect, history,
                         () -> stop.get() || System.nanoTime() > deadline, campaign.database().opPause(),
                         stats::record);
                 sessions.add(w);
+            }
+            for (SqlSession w : sessions) w.connect();
+            stats.started();
+            for (int s = 0; s < n; s++) {
+                SqlSession w = sessions.get(s);
                 Thread t = new Thread(() -> {
                     w.run();
                     if (w.fatal != null) stop.set(true); // one session's fatal error stops the others

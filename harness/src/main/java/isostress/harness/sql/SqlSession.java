@@ -76,6 +76,14 @@ public final class SqlSession implements Runnable {
         }
     }
 
+    /**
+     * Takes the session's connection before the sessions start (called one session after another): a pool that had
+     * to open several connections at once for threads waiting together once left one waiting 60 s with none open.
+     */
+    public void connect() throws SQLException {
+        if (conn == null) conn = clients.connection(node);
+    }
+
     @Override
     public void run() {
         try {
