@@ -34,6 +34,15 @@ public final class Workload {
         this.maxKey = maxKey;
     }
 
+    /**
+     * A workload known only by each transaction's shape name, without micro-ops (sql workloads: the shape is the
+     * transaction's isolation level), for the run statistics.
+     */
+    public static Workload ofShapes(WorkloadSpec spec, String[] shapeNames, byte[] shape) {
+        return new Workload(spec, shape.length, new int[shape.length + 1], new byte[0], new long[0], new long[0],
+                shapeNames.clone(), shape.clone(), 0);
+    }
+
     public WorkloadSpec spec() {
         return spec;
     }

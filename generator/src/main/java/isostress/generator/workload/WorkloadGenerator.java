@@ -36,6 +36,9 @@ public final class WorkloadGenerator {
     }
 
     public static Workload generate(WorkloadSpec spec) {
+        if (spec.type() == WorkloadType.SQL) {
+            throw new IllegalArgumentException("sql workloads come from isostress.generator.sql.SqlWorkloadGenerator");
+        }
         return new WorkloadGenerator(spec).run();
     }
 

@@ -20,17 +20,30 @@ import java.util.Map;
  * @param readRatio    fraction of operations that are reads (cas: fraction of transactions that are reads)
  * @param rmwRatio     rw-register: fraction of writes preceded by a read of the same key
  * @param rotateAfter  after this many planned writes a key is retired for a fresh one (0: never)
+ * @param groups       sql: values of the immutable {@code grp} column predicates select on (row id mod groups)
+ * @param isolationMix sql: relative weight of each transaction isolation level, by its campaign name
+ *                     ({@code read-committed}, ...); empty means every transaction runs at the campaign's level
  */
 public record WorkloadSpec(WorkloadType type, int sessions, int transactions, int keys, KeyDistribution distribution,
                            long seed, Map<MtShape, Double> shapes, int minOps, int maxOps, double readRatio,
-                           double rmwRatio, int rotateAfter) {
+                           double rmwRatio, int rotateAfter, int groups, Map<String, Double> isolationMix) {
 
     public WorkloadSpec {
         shapes = Map.copyOf(shapes);
+        isolationMix = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(isolationMix));
+        if (groups < 1) throw new IllegalArgumentException("groups must be >= 1");
         if (sessions < 1) throw new IllegalArgumentException("sessions must be >= 1");
         if (transactions < 0) throw new IllegalArgumentException("transactions must be >= 0");
         if (keys < 1) throw new IllegalArgumentException("keys must be >= 1");
         if (minOps < 1 || maxOps < minOps) throw new IllegalArgumentException("need 1 <= min-ops <= max-ops");
+    }
+
+    /** The spec without the sql-only settings (3 groups, no isolation mix). */
+    public WorkloadSpec(WorkloadType type, int sessions, int transactions, int keys, KeyDistribution distribution,
+                        long seed, Map<MtShape, Double> shapes, int minOps, int maxOps, double readRatio,
+                        double rmwRatio, int rotateAfter) {
+        this(type, sessions, transactions, keys, distribution, seed, shapes, minOps, maxOps, readRatio, rmwRatio,
+                rotateAfter, 3, Map.of());
     }
 
     /** A mini-transaction workload with all 14 shapes equally likely. */
@@ -40,26 +53,31 @@ public record WorkloadSpec(WorkloadType type, int sessions, int transactions, in
 
     public WorkloadSpec withType(WorkloadType t) {
         return new WorkloadSpec(t, sessions, transactions, keys, distribution, seed, shapes, minOps, maxOps, readRatio,
-                rmwRatio, rotateAfter);
+                rmwRatio, rotateAfter, groups, isolationMix);
     }
 
     public WorkloadSpec withSeed(long s) {
         return new WorkloadSpec(type, sessions, transactions, keys, distribution, s, shapes, minOps, maxOps, readRatio,
-                rmwRatio, rotateAfter);
+                rmwRatio, rotateAfter, groups, isolationMix);
     }
 
     public WorkloadSpec withShapes(Map<MtShape, Double> s) {
         return new WorkloadSpec(type, sessions, transactions, keys, distribution, seed, s, minOps, maxOps, readRatio,
-                rmwRatio, rotateAfter);
+                rmwRatio, rotateAfter, groups, isolationMix);
     }
 
     public WorkloadSpec withOps(int min, int max, double reads, double rmw) {
         return new WorkloadSpec(type, sessions, transactions, keys, distribution, seed, shapes, min, max, reads, rmw,
-                rotateAfter);
+                rotateAfter, groups, isolationMix);
     }
 
     public WorkloadSpec withRotateAfter(int n) {
         return new WorkloadSpec(type, sessions, transactions, keys, distribution, seed, shapes, minOps, maxOps,
-                readRatio, rmwRatio, n);
+                readRatio, rmwRatio, n, groups, isolationMix);
+    }
+
+    public WorkloadSpec withIsolationMix(Map<String, Double> mix) {
+        return new WorkloadSpec(type, sessions, transactions, keys, distribution, seed, shapes, minOps, maxOps,
+                readRatio, rmwRatio, rotateAfter, groups, mix);
     }
 }

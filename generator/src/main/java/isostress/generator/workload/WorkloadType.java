@@ -11,7 +11,10 @@ public enum WorkloadType {
     /** Appends of unique elements to lists, and list reads (Elle's workload). */
     LIST_APPEND("list-append"),
     /** Lightweight transactions: single reads and compare-and-sets on one key. */
-    CAS("cas");
+    CAS("cas"),
+    /** SQL transactions with predicates on an accounts table, each at its own isolation level
+     * ({@code isostress.generator.sql}). */
+    SQL("sql");
 
     private final String yamlName;
 

@@ -36,6 +36,7 @@ public final class GenerateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Campaign c = CampaignLoader.load(file);
+        if (c.workload().type() == isostress.generator.workload.WorkloadType.SQL) return sql(c);
         Workload w = WorkloadGenerator.generate(seed == null ? c.workload() : c.workload().withSeed(seed));
         try (Writer wr = new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
             StringBuilder sb = new StringBuilder();
@@ -62,6 +63,42 @@ public final class GenerateCommand implements Callable<Integer> {
             }
         }
         System.err.printf("wrote %,d transactions (%d sessions) to %s%n", w.size(), w.spec().sessions(), out);
+        return Main.VALID;
+    }
+
+    /**
+     * An sql workload: one transaction per line, {@code {"session":0,"index":0,"isolation":"serializable",
+     * "statements":[{"kind":"select","where":{"eq":["grp",1]}}, {"kind":"insert","id":7,"grp":1,"bal":150}, ...]}}.
+     */
+    private Integer sql(Campaign c) throws java.io.IOException {
+        isostress.generator.sql.SqlWorkload w = isostress.generator.sql.SqlWorkloadGenerator.generate(
+                seed == null ? c.workload() : c.workload().withSeed(seed), c.database().isolation().yamlName());
+        try (Writer wr = new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
+            for (java.util.List<isostress.generator.sql.SqlTxn> session : w.sessions()) {
+                for (isostress.generator.sql.SqlTxn t : session) {
+                    StringBuilder sb = new StringBuilder();
+                    sb.append("{\"session\":").append(t.session()).append(",\"index\":").append(t.index())
+                            .append(",\"isolation\":\"").append(t.isolation()).append("\",\"statements\":[");
+                    for (int i = 0; i < t.statements().size(); i++) {
+                        isostress.generator.sql.SqlStatement st = t.statements().get(i);
+                        sb.append(i == 0 ? "" : ",").append("{\"kind\":\"")
+                                .append(st.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+                                .append('"');
+                        if (st.where() != null) sb.append(",\"where\":").append(st.where().json());
+                        if (st.kind() == isostress.generator.sql.SqlStatement.Kind.UPDATE) {
+                            sb.append(",\"amount\":").append(st.amount());
+                        }
+                        if (st.kind() == isostress.generator.sql.SqlStatement.Kind.INSERT) {
+                            sb.append(",\"id\":").append(st.id()).append(",\"grp\":").append(st.grp())
+                                    .append(",\"bal\":").append(st.amount());
+                        }
+                        sb.append('}');
+                    }
+                    wr.append(sb.append("]}\n"));
+                }
+            }
+        }
+        System.err.printf("wrote %,d sql transactions (%d sessions) to %s%n", w.size(), w.sessions().size(), out);
         return Main.VALID;
     }
 }

@@ -26,22 +26,23 @@ import java.util.Map;
  * @param store           the store directory
  * @param text            the YAML as written
  * @param nemesis         the faults to inject, or null for none
+ * @param checkTimeout    sql workloads: wall-clock limit of each SQL check (then unknown)
  */
 public record Campaign(String name, Path source, Database database, WorkloadSpec workload, Duration duration,
                        List<IsolationLevel> levels, int maxAnomalies, long searchBudget, int runs,
                        StopOnViolation stopOnViolation, boolean streaming, Path store, String text,
-                       Nemesis nemesis) {
+                       Nemesis nemesis, Duration checkTimeout) {
 
     /** This campaign with {@code runs} runs (the CLI's {@code --runs}). */
     public Campaign withRuns(int runs) {
         return new Campaign(name, source, database, workload, duration, levels, maxAnomalies, searchBudget, runs,
-                stopOnViolation, streaming, store, text, nemesis);
+                stopOnViolation, streaming, store, text, nemesis, checkTimeout);
     }
 
     /** This campaign with another {@code stop-on-violation} (the CLI's {@code --stop-on-violation}). */
     public Campaign withStopOnViolation(StopOnViolation stop) {
         return new Campaign(name, source, database, workload, duration, levels, maxAnomalies, searchBudget, runs,
-                stop, streaming, store, text, nemesis);
+                stop, streaming, store, text, nemesis, checkTimeout);
     }
 
     /**

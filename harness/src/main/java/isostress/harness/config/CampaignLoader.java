@@ -38,8 +38,15 @@ public final class CampaignLoader {
             "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
             "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
-            "read-ratio", "rmw-ratio", "rotate-after", "duration");
-    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming");
+            "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix");
+    /** The levels an sql workload's {@code isolation-mix} may name. */
+    private static final List<String> MIX_LEVELS = List.of("read-committed", "repeatable-read", "snapshot",
+            "serializable");
+    /** The levels the SQL checker decides (docs/sql-history.md). */
+    private static final List<IsolationLevel> SQL_LEVELS = List.of(IsolationLevel.READ_COMMITTED,
+            IsolationLevel.READ_ATOMIC, IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION,
+            IsolationLevel.SERIALIZABLE);
+    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming", "timeout");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
@@ -79,7 +86,18 @@ public final class CampaignLoader {
         if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
         ConfigNode c = root.object("check");
         c.rejectUnknownKeys(CHECK);
-        List<IsolationLevel> levels = levels(c, db);
+        boolean sql = workload.type() == WorkloadType.SQL;
+        if (sql) checkSql(w, root.object("database"), workload, db, nemesis);
+        // sql: each transaction is checked at its own level; check.levels adds checks as if all ran at one level.
+        List<IsolationLevel> levels = sql && !c.has("levels") ? List.of() : levels(c, db);
+        if (sql) {
+            for (int i = 0; i < levels.size(); i++) {
+                if (!SQL_LEVELS.contains(levels.get(i))) {
+                    c.problem("levels[" + i + "]", "the SQL checker decides read-committed, read-atomic, prefix, "
+                            + "snapshot-isolation and serializable, was " + levels.get(i).cliName());
+                }
+            }
+        }
         int maxAnomalies = c.integer("max-anomalies", 10L, 1, 10_000).intValue();
         long searchBudget = c.integer("search-budget", 2_000_000L, 1, Long.MAX_VALUE);
         int runs = root.integer("runs", 1L, 1, 1_000_000).intValue();
@@ -94,6 +112,9 @@ public final class CampaignLoader {
                     + workload.type().yamlName());
         }
         boolean stream = streaming == null ? mini : streaming && mini;
+        Duration checkTimeout = duration(c, "timeout");
+        if (checkTimeout != null && !sql) c.problem("timeout", "only applies to workload.type sql (the SQL checker)");
+        if (checkTimeout != null && checkTimeout.isZero()) c.problem("timeout", "must be more than 0");
         Path store = Path.of(root.string("store", "store"));
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
         if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
@@ -101,7 +122,26 @@ public final class CampaignLoader {
                     + " ms): no fault would happen");
         }
         return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop,
-                stream, store, text, nemesis);
+                stream, store, text, nemesis, checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
+    }
+
+    /** What an sql workload needs from the database and its isolation mix. */
+    private static void checkSql(ConfigNode w, ConfigNode d, WorkloadSpec workload, Campaign.Database db,
+                                 Campaign.Nemesis nemesis) {
+        if (db.type() == DbType.MONGODB) {
+            w.problem("type", "sql needs an SQL database (postgresql, mariadb or mysql), was mongodb");
+        }
+        if (nemesis != null) w.problem("type", "sql workloads do not run under a nemesis yet");
+        if (db.nodes() > 1) d.problem("nodes", "sql workloads run on a single server for now");
+        if (db.tables() > 1) d.problem("tables", "sql workloads use one table (acct); tables is for the key-value ones");
+        if (db.upsert()) d.problem("writes", "sql workloads choose their own statements (updates and upserts)");
+        boolean maria = db.type() == DbType.MARIADB || db.type() == DbType.MYSQL;
+        for (String level : workload.isolationMix().keySet()) {
+            if (maria && level.equals("snapshot")) {
+                w.problem("isolation-mix." + level, db.type().name().toLowerCase(Locale.ROOT) + " has no snapshot "
+                        + "isolation level; use repeatable-read");
+            }
+        }
     }
 
     private static Campaign.Nemesis nemesis(ConfigNode n, long workloadSeed) {
@@ -250,11 +290,13 @@ public final class CampaignLoader {
 
     private static WorkloadSpec workload(ConfigNode w) {
         w.rejectUnknownKeys(WORKLOAD);
-        String typeName = w.choice("type", "mini", List.of("mini", "rw-register", "list-append", "cas"));
+        String typeName = w.choice("type", "mini", List.of("mini", "rw-register", "list-append", "cas", "sql"));
         WorkloadType type = typeName == null ? WorkloadType.MINI : WorkloadType.byName(typeName);
-        int sessions = w.integer("sessions", 8L, 1, 10_000).intValue();
-        int transactions = w.integer("transactions", 10_000L, 1, Integer.MAX_VALUE).intValue();
-        int keys = w.integer("keys", 100L, 1, 1L << 30).intValue();
+        // sql: small by default, since the SQL checker's search is exponential in conflicts (notes-003 §5).
+        boolean sql = type == WorkloadType.SQL;
+        int sessions = w.integer("sessions", sql ? 3L : 8L, 1, 10_000).intValue();
+        int transactions = w.integer("transactions", sql ? 30L : 10_000L, 1, Integer.MAX_VALUE).intValue();
+        int keys = w.integer("keys", sql ? 6L : 100L, 1, 1L << 30).intValue();
         long seed = w.integer("seed", 42L, Long.MIN_VALUE, Long.MAX_VALUE);
         String dist = w.choice("distribution", "uniform", List.of("uniform", "zipfian", "hotspot", "exponential"));
         double exponent = w.number("zipf-exponent", 1.0, 0, 100, true);
@@ -294,13 +336,36 @@ public final class CampaignLoader {
                     + " (or give only one-key shapes under workload.shapes)");
         }
         int minOps = w.integer("min-ops", 1L, 1, 10_000).intValue();
-        int maxOps = w.integer("max-ops", type == WorkloadType.MINI ? 4L : 10L, 1, 10_000).intValue();
+        int maxOps = w.integer("max-ops", type == WorkloadType.MINI || sql ? 4L : 10L, 1, 10_000).intValue();
         if (maxOps < minOps) w.problem("max-ops", "must be >= min-ops (" + minOps + "), was " + maxOps);
-        double readRatio = w.number("read-ratio", 0.5, 0, 1, false);
+        double readRatio = w.number("read-ratio", sql ? 0.4 : 0.5, 0, 1, false);
         double rmwRatio = w.number("rmw-ratio", 0.5, 0, 1, false);
         int rotate = w.integer("rotate-after", 0L, 0, Integer.MAX_VALUE).intValue();
+        if (!sql && w.has("groups")) w.problem("groups", "only applies to workload.type sql");
+        if (!sql && w.has("isolation-mix")) w.problem("isolation-mix", "only applies to workload.type sql");
+        int groups = w.integer("groups", 3L, 1, 1_000_000).intValue();
+        Map<String, Double> mix = new java.util.TreeMap<>();
+        Map<String, String> rawMix = w.scalars("isolation-mix");
+        for (Map.Entry<String, String> e : rawMix.entrySet()) {
+            if (!MIX_LEVELS.contains(e.getKey())) {
+                w.problem("isolation-mix." + e.getKey(), "unknown isolation level; the mix takes "
+                        + String.join(", ", MIX_LEVELS));
+                continue;
+            }
+            try {
+                double v = Double.parseDouble(e.getValue());
+                if (!(v >= 0) || Double.isInfinite(v)) throw new NumberFormatException();
+                mix.put(e.getKey(), v);
+            } catch (NumberFormatException ex) {
+                w.problem("isolation-mix." + e.getKey(), "weight must be a number >= 0, was '" + e.getValue() + "'");
+            }
+        }
+        if (!rawMix.isEmpty() && mix.values().stream().noneMatch(v -> v > 0)) {
+            w.problem("isolation-mix", "at least one level needs a positive weight");
+        }
+        mix.values().removeIf(v -> v == 0);
         return new WorkloadSpec(type, sessions, transactions, keys, d, seed, shapes, minOps, Math.max(minOps, maxOps),
-                readRatio, rmwRatio, rotate);
+                readRatio, rmwRatio, rotate, groups, mix);
     }
 
     private static MtShape shape(String name) {

@@ -68,6 +68,27 @@ public final class JdbcClientFactory implements ClientFactory {
         }
     }
 
+    /** A connection of node {@code node}'s pool (auto-commit off), for clients that run their own SQL. */
+    public Connection connection(int node) throws SQLException {
+        Connection c = pools.get(node).getConnection();
+        c.setAutoCommit(false);
+        return c;
+    }
+
+    /** Closes {@code c}, taken from node {@code node}'s pool, and removes it from there (its state is unknown). */
+    public void discard(int node, Connection c) {
+        try {
+            pools.get(node).evictConnection(c);
+        } catch (RuntimeException e) {
+            // closed below anyway
+        }
+        try {
+            c.close();
+        } catch (SQLException | RuntimeException e) {
+            // already gone
+        }
+    }
+
     @Override
     public TxnClient open(int session, int node) {
         return new JdbcTxnClient(pools.get(node), adapter);

@@ -109,11 +109,19 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
             return head + "violation at " + seconds(f.atNs() / 1e9) + " (" + f.txn() + ", " + f.anomaly() + "), "
                     + how + "; " + ended + where;
         }
+        if (o.violation() && o.sql() != null) {
+            for (SqlVerdicts.Check c : o.sql().checks()) {
+                if (c.verdict() == isostress.checker.model.Verdict.INVALID) {
+                    return head + "violation (" + (c.level().equals("own") ? "own levels" : "as " + c.level())
+                            + ": " + c.reason() + "); " + ended + where;
+                }
+            }
+        }
         if (o.violation()) return head + "violation (no counterexample listed); " + ended + where;
         String warn = o.detection() != null ? " (the streaming check reported " + o.detection().anomaly()
                 + ", which the end-of-run check did not confirm)" : "";
-        if (o.result() == null) return head + "verdict unknown: " + o.unchecked() + "; " + ended + where;
-        return head + o.result().verdict().jsonName() + warn + "; " + ended + where;
+        if (o.verdict() == null) return head + "verdict unknown: " + o.unchecked() + "; " + ended + where;
+        return head + o.verdict().jsonName() + warn + "; " + ended + where;
     }
 
     void print(PrintWriter out) {
@@ -146,7 +154,7 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
             r.put("seed", o.seed());
             r.put("dir", o.dir().path().toString());
             r.put("exit_status", o.exitStatus());
-            r.put("verdict", o.result() == null ? "unknown" : o.result().verdict().jsonName());
+            r.put("verdict", o.verdict() == null ? "unknown" : o.verdict().jsonName());
             r.put("seconds", Math.round(o.stats().seconds() * 1000) / 1000.0);
             r.put("transactions", o.stats().attempted());
             FirstViolation f = o.firstViolation();

@@ -17,27 +17,41 @@ import isostress.checker.model.Verdict;
  * @param faults     the faults the nemesis injected
  * @param nodes      per node: outcomes of transactions untouched and touched by faults on their node
  * @param streaming  what the check while running did, or null when it did not run
+ * @param sql        sql workloads: the SQL checker's verdicts, or null (other workloads, or not checked)
  */
 public record RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
                          String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
-                         java.util.Map<String, Object> nodes, StreamingReport streaming) {
+                         java.util.Map<String, Object> nodes, StreamingReport streaming, SqlVerdicts sql) {
+
+    /** A run of a workload other than sql. */
+    public RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
+                      String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
+                      java.util.Map<String, Object> nodes, StreamingReport streaming) {
+        this(index, seed, dir, database, stats, result, unchecked, error, faults, nodes, streaming, null);
+    }
+
+    /** The end-of-run verdict, or null when the history was not checked. */
+    public Verdict verdict() {
+        if (sql != null) return sql.verdict();
+        return result == null ? null : result.verdict();
+    }
 
     /** The exit status this run alone would give: 2 error, 1 invalid, 3 unknown, 0 valid. */
     public int exitStatus() {
         if (error != null) return 2;
-        if (result == null) return 3;
-        Verdict v = result.verdict();
+        Verdict v = verdict();
+        if (v == null) return 3;
         return v == Verdict.VALID ? 0 : v == Verdict.INVALID ? 1 : 3;
     }
 
     /** True when the end-of-run check (authoritative) found a violation. */
     public boolean violation() {
-        return result != null && result.verdict() == Verdict.INVALID;
+        return verdict() == Verdict.INVALID;
     }
 
     /** When the first violation happened and how it was found, or null when there was none. */
     public FirstViolation firstViolation() {
-        return violation() ? FirstViolation.of(result, streaming) : null;
+        return violation() && result != null ? FirstViolation.of(result, streaming) : null;
     }
 
     /** The streaming check's detection, or null. */

@@ -1,0 +1,131 @@
+package isostress.checker.sql;
+
+import isostress.checker.model.IsolationLevel;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * EXPLORECONSISTENTPREFIXES: Bouajjani, Enea, Román-Calvo, CAV 2025, §4, Alg. 4 (generalising Biswas &amp; Enea's
+ * commit-order search for SER), on one conflict-free extension h′ with its saturated pco.
+ *
+ * <p>A prefix P is so-downward closed, held as a per-session frontier; for SI also M_P, the last writer added per
+ * key. Adding t (so co = P &lt; t &lt; the rest) is a consistent extension (Def. 10) when [1] every pco-predecessor
+ * of t is in P, and [2] t overwrites nothing a later reader u ∉ P ∪ {t} still needs: no read r of u reading key x
+ * from t1 ∈ P with t writing x and t visible to r under u's level in that co —
+ * RC/RA: t ∈ (so ∪ wr)-predecessors of u (of r for RC); PC and SI's Prefix: some t4 ∉ P is an (so ∪ wr)-predecessor
+ * of u (t4 = t or later, hence co*-after t); SER: always. SI's Conflict: if t writes a key u writes, then every key u
+ * reads from a t1 ∈ P ∪ {t} must have t1 = M_{P∪{t}}(x). Failed prefixes are memoised under ≡_iso(h): the frontier,
+ * plus M_P when some transaction is SI (Alg. 4, "seen"); O(|h|^width · width^|Keys|) states.
+ */
+final class PrefixSearch {
+    enum Outcome { FOUND, NONE, BUDGET }
+
+    /** A memo key: the frontier, then M_P when needed. */
+    private record State(int[] v) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof State s && Arrays.equals(v, s.v);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(v);
+        }
+    }
+
+    private final SqlIndex ix;
+    private final long[][] pcoPred;
+    private final long[][] soWrPred;
+    private final long[][] before;
+    private final SqlChecker.Budget budget;
+    private final long[] inP;
+    private final int[] frontier;
+    private final int[] last;
+    private final Set<State> seen = new HashSet<>();
+
+    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget) {
+        this.ix = ix;
+        this.budget = budget;
+        int n = ix.n;
+        pcoPred = Bits.matrix(n);
+        for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) if (Bits.get(pco[a], b)) Bits.set(pcoPred[b], a);
+        soWrPred = Saturation.soWrPred(ix);
+        before = Saturation.readBefore(ix);
+        inP = Bits.row(n);
+        Bits.set(inP, 0);
+        frontier = new int[ix.sessions.length];
+        last = new int[ix.keyNames.size()];
+    }
+
+    Outcome run() {
+        return explore(ix.n - 1);
+    }
+
+    private Outcome explore(int remaining) {
+        if (remaining == 0) return Outcome.FOUND;
+        for (int s = 0; s < frontier.length; s++) {
+            if (frontier[s] == ix.sessions[s].length) continue;
+            int t = ix.sessions[s][frontier[s]];
+            if (!Bits.subset(pcoPred[t], inP) || !safe(t)) continue;
+            if (!budget.spend()) return Outcome.BUDGET;
+            int[] saved = null;
+            Bits.set(inP, t);
+            frontier[s]++;
+            if (ix.anySi) {
+                saved = last.clone();
+                for (int k : ix.writes.get(t).keySet()) last[k] = t;
+            }
+            State st = key();
+            Outcome o = seen.contains(st) ? Outcome.NONE : explore(remaining - 1);
+            if (o == Outcome.NONE) seen.add(st);
+            Bits.clear(inP, t);
+            frontier[s]--;
+            if (saved != null) System.arraycopy(saved, 0, last, 0, last.length);
+            if (o != Outcome.NONE) return o;
+        }
+        return Outcome.NONE;
+    }
+
+    private State key() {
+        int[] v = ix.anySi ? Arrays.copyOf(frontier, frontier.length + last.length) : frontier.clone();
+        if (ix.anySi) System.arraycopy(last, 0, v, frontier.length, last.length);
+        return new State(v);
+    }
+
+    /** Def. 10 condition 2 for adding t after P. */
+    private boolean safe(int t) {
+        for (int ri = 0; ri < ix.reads.size(); ri++) {
+            SqlIndex.Read r = ix.reads.get(ri);
+            int u = r.node;
+            if (u == t || Bits.get(inP, u)) continue;
+            IsolationLevel lv = ix.level[u];
+            boolean conflict = lv == IsolationLevel.SNAPSHOT_ISOLATION && Bits.get(ix.wwShare[u], t);
+            for (int j = 0; j < r.keys.length; j++) {
+                int w1 = r.wr[j];
+                if (w1 < 0) continue;
+                int k = r.keys[j];
+                boolean tWrites = ix.writes(t, k);
+                if (conflict && (w1 == t || Bits.get(inP, w1)) && (tWrites ? t : last[k]) != w1) return false;
+                if (w1 == t || !tWrites || !Bits.get(inP, w1)) continue;
+                if (visible(lv, t, u, ri)) return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean visible(IsolationLevel lv, int t, int u, int ri) {
+        switch (lv) {
+            case READ_COMMITTED:
+                return Bits.get(ix.soPred[u], t) || Bits.get(before[ri], t);
+            case READ_ATOMIC:
+                return Bits.get(soWrPred[u], t);
+            case PREFIX:
+            case SNAPSHOT_ISOLATION:
+                return !Bits.subset(soWrPred[u], inP);
+            default:
+                return true;
+        }
+    }
+}

@@ -1,0 +1,284 @@
+package isostress.checker.sql;
+
+import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.Verdict;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * CHECKCONSISTENCY for SQL client histories with mixed levels: Bouajjani, Enea, Román-Calvo, "On the Complexity of
+ * Checking Mixed Isolation Levels for SQL Transactions", CAV 2025, §4, Alg. 3 (Thm. 5: exact for any mix of SER,
+ * SI, PC, RA and RC).
+ *
+ * <p>Steps: [1] {@link SqlIndex} drops aborted transactions, keeps {@code info} ones someone read, and checks local
+ * reads, aborted and intermediate reads; [2] so ∪ wr must be acyclic; [3] pco := the {@link Saturation} fixpoint,
+ * acyclic; [4] conflicts E_h: a read r and key x it did not return, where some writer of x not pco-after r's
+ * transaction wrote a value matching WHERE(r) — r must have seen a non-matching version, one of the 0-set (if empty:
+ * the read missed a row); [5] for each choice of those versions (a mixed-radix counter, lazily), add the wr edges,
+ * recompute the pco fixpoint (as the authors' artifact does), and run {@link PrefixSearch} (Alg. 4).
+ * A read with no wr edge and no matching candidate needs no choice: any consistent co can be completed by letting it
+ * see its co-latest visible writer, which cannot match (§4, "conflict-free extensions").
+ *
+ * <p>{@code info} transactions nobody read are first dropped (they may have aborted). Unlike a key-value history this
+ * is not always exact: an unobserved write can explain a row a query did not return. So when the answer would be
+ * "missed a row" or "no commit order", every subset of the unobserved writing {@code info} transactions is tried too
+ * (at most 2^10; beyond that the answer is unknown).
+ */
+public final class SqlChecker {
+    static final Set<IsolationLevel> SUPPORTED = EnumSet.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
+            IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE);
+    private static final int MAX_OPTIONAL_INFO = 10;
+    private static final String MISSED = "predicate read missed a row";
+    private static final String NO_ORDER = "no consistent commit order";
+
+    private SqlChecker() {}
+
+    /** Search limits, shared by all extensions of one check. */
+    static final class Budget {
+        private final long max;
+        private final long deadline;
+        long used;
+        String exhausted;
+
+        Budget(long max, long deadline) {
+            this.max = max;
+            this.deadline = deadline;
+        }
+
+        /** Counts one state; false (with the reason) once the states, the time or the thread's patience run out. */
+        boolean spend() {
+            if (exhausted != null) return false;
+            used++;
+            if (used > max) exhausted = "search budget of " + max + " states exhausted";
+            else if ((used & 1023) == 0) timeUp();
+            return exhausted == null;
+        }
+
+        boolean timeUp() {
+            if (exhausted == null && System.nanoTime() > deadline) exhausted = "timeout";
+            if (exhausted == null && Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                exhausted = "interrupted";
+            }
+            return exhausted != null;
+        }
+    }
+
+    private record Decision(Verdict verdict, String reason, SqlViolation violation) {}
+
+    private record Conflict(SqlIndex.Read read, int j, int[] zeros, int[] ones) {}
+
+    /**
+     * Checks {@code h}. Throws IllegalArgumentException when a level (own or overridden) is not RC, RA, PC, SI or SER.
+     * Exponential in the number of conflicts in the worst case (the problem is NP-complete, Thm. 3); bounded by
+     * {@code o.maxStates()} and {@code o.timeout()}.
+     */
+    public static SqlResult check(SqlHistory h, SqlCheckOptions o) {
+        IsolationLevel ov = o.levelOverride();
+        if (ov != null && !SUPPORTED.contains(ov)) {
+            throw new IllegalArgumentException("the SQL checker supports read-committed, read-atomic, prefix, "
+                    + "snapshot-isolation and serializable, not " + ov);
+        }
+        for (SqlTxn t : h.txns()) {
+            if (ov == null && !SUPPORTED.contains(t.level())) {
+                throw new IllegalArgumentException("transaction " + t.id() + " has level " + t.level()
+                        + ", which the SQL checker does not support");
+            }
+        }
+        long t0 = System.nanoTime();
+        Budget b = new Budget(o.maxStates(), t0 + o.timeout().toNanos());
+        Map<String, Object> stats = new LinkedHashMap<>();
+        SqlIndex base = new SqlIndex(h, Set.of(), ov);
+        stats.put("txns", base.n - 1);
+        stats.put("conflicts", 0);
+        stats.put("extensions", 0L);
+        stats.put("extensions_tried", 0L);
+        if (!base.violations.isEmpty()) {
+            return finish(Verdict.INVALID, base.violations.get(0).message(), base.violations, stats, b, t0);
+        }
+        Decision d = decide(base, b, stats);
+        if (d.verdict() == Verdict.INVALID && (d.violation().kind().equals(MISSED) || d.violation().kind().equals(NO_ORDER))) {
+            List<Long> opt = SqlIndex.unobservedInfoWriters(h, base);
+            if (opt.size() > MAX_OPTIONAL_INFO) {
+                return finish(Verdict.UNKNOWN, "invalid if the " + opt.size() + " unread info transactions aborted; "
+                        + "too many to try which of them committed", List.of(d.violation()), stats, b, t0);
+            }
+            Decision unknown = null;
+            for (int mask = 1; mask < (1 << opt.size()); mask++) {
+                Set<Long> extra = new HashSet<>();
+                for (int i = 0; i < opt.size(); i++) if ((mask & (1 << i)) != 0) extra.add(opt.get(i));
+                SqlIndex ix = new SqlIndex(h, extra, ov);
+                if (!ix.violations.isEmpty()) continue;
+                Decision di = decide(ix, b, new LinkedHashMap<>());
+                if (di.verdict() == Verdict.VALID) {
+                    return finish(Verdict.VALID, di.reason() + ", if info transactions " + extra + " committed",
+                            List.of(), stats, b, t0);
+                }
+                if (di.verdict() == Verdict.UNKNOWN) {
+                    unknown = di;
+                    break;
+                }
+            }
+            if (unknown != null) return finish(Verdict.UNKNOWN, unknown.reason(), List.of(), stats, b, t0);
+        }
+        return finish(d.verdict(), d.reason(), d.violation() == null ? List.of() : List.of(d.violation()), stats, b, t0);
+    }
+
+    private static SqlResult finish(Verdict v, String reason, List<SqlViolation> vs, Map<String, Object> stats,
+                                    Budget b, long t0) {
+        stats.put("states", b.used);
+        stats.put("ms", (System.nanoTime() - t0) / 1_000_000);
+        return new SqlResult(v, reason, List.copyOf(vs), stats);
+    }
+
+    private static Decision decide(SqlIndex ix, Budget b, Map<String, Object> stats) {
+        if (Bits.cyclic(Saturation.soWr(ix))) {
+            return invalidCycle(ix, "cycle in so ∪ wr", Saturation.run(ix, true));
+        }
+        Saturation.Pco p = Saturation.run(ix, false);
+        if (p.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", Saturation.run(ix, true));
+        List<Conflict> conflicts = new ArrayList<>();
+        for (SqlIndex.Read r : ix.reads) {
+            for (int j = 0; j < r.keys.length; j++) {
+                if (r.wr[j] >= 0 || r.local[j]) continue;
+                List<Integer> zeros = new ArrayList<>(), ones = new ArrayList<>();
+                for (int t : ix.writersOf[r.keys[j]]) {
+                    if (t == r.node || Bits.get(p.closed()[r.node], t)) continue;
+                    (r.where().test(ix.finalWrite(t, r.keys[j]).value()) ? ones : zeros).add(t);
+                }
+                if (ones.isEmpty()) continue;
+                Conflict c = new Conflict(r, j, zeros.stream().mapToInt(Integer::intValue).toArray(),
+                        ones.stream().mapToInt(Integer::intValue).toArray());
+                if (zeros.isEmpty()) return new Decision(Verdict.INVALID, MISSED, missed(ix, c));
+                conflicts.add(c);
+            }
+        }
+        long total = 1;
+        for (Conflict c : conflicts) total = total > Long.MAX_VALUE / c.zeros().length ? Long.MAX_VALUE : total * c.zeros().length;
+        stats.put("conflicts", conflicts.size());
+        stats.put("extensions", total);
+        int[] digit = new int[conflicts.size()];
+        long tried = 0;
+        Saturation.Pco firstCyclic = null;
+        try {
+            while (true) {
+                if (b.timeUp()) return new Decision(Verdict.UNKNOWN, b.exhausted + " after " + tried + " of " + total
+                        + " conflict-free extensions", null);
+                tried++;
+                for (int i = 0; i < digit.length; i++) conflicts.get(i).read().wr[conflicts.get(i).j()] = conflicts.get(i).zeros()[digit[i]];
+                Saturation.Pco pe = Saturation.run(ix, false);
+                if (!pe.cyclic()) {
+                    PrefixSearch.Outcome out = new PrefixSearch(ix, pe.closed(), b).run();
+                    if (out == PrefixSearch.Outcome.FOUND) {
+                        return new Decision(Verdict.VALID, "a commit order satisfies every reader's level"
+                                + (conflicts.isEmpty() ? "" : " (extension " + tried + " of " + total + ")"), null);
+                    }
+                    if (out == PrefixSearch.Outcome.BUDGET) {
+                        return new Decision(Verdict.UNKNOWN, b.exhausted + " after " + tried + " of " + total
+                                + " conflict-free extensions", null);
+                    }
+                } else if (total == 1) {
+                    firstCyclic = Saturation.run(ix, true);
+                }
+                int i = 0;
+                while (i < digit.length && ++digit[i] == conflicts.get(i).zeros().length) digit[i++] = 0;
+                if (i == digit.length) break;
+            }
+            if (firstCyclic != null) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", firstCyclic);
+        } finally {
+            for (Conflict c : conflicts) c.read().wr[c.j()] = -1;
+            stats.put("extensions_tried", (Long) stats.getOrDefault("extensions_tried", 0L) + tried);
+        }
+        return new Decision(Verdict.INVALID, NO_ORDER, noOrder(ix, conflicts, total));
+    }
+
+    private static Decision invalidCycle(SqlIndex ix, String kind, Saturation.Pco p) {
+        List<Integer> c = Saturation.cycle(ix.n, p.why());
+        List<String> steps = new ArrayList<>();
+        Set<Integer> nodes = new LinkedHashSet<>(c);
+        for (int i = 0; i < c.size(); i++) {
+            int a = c.get(i), bb = c.get((i + 1) % c.size());
+            steps.add(p.why().get(Saturation.edge(ix.n, a, bb)) + ".");
+        }
+        StringBuilder cyc = new StringBuilder();
+        for (int v : c) cyc.append(ix.label(v)).append(" < ");
+        cyc.append(ix.label(c.get(0)));
+        steps.add("So " + cyc + " in every commit order: a contradiction!");
+        String msg = "every commit order would need " + cyc;
+        return new Decision(Verdict.INVALID, kind + ": " + msg, violation(ix, kind, msg, nodes, null, null, null, steps));
+    }
+
+    private static SqlViolation violation(SqlIndex ix, String kind, String msg, Set<Integer> nodes, String pred,
+                                          String key, String writer, List<String> steps) {
+        List<Long> ids = new ArrayList<>();
+        List<String> let = new ArrayList<>();
+        for (int v : nodes) {
+            if (v == 0) continue;
+            ids.add(ix.txn[v].id());
+            let.add(SqlIndex.describe(ix.txn[v]));
+        }
+        return new SqlViolation(kind, msg, ids, pred, key, writer, let, steps);
+    }
+
+    private static String candidate(SqlIndex ix, int t, int key) {
+        SqlIndex.Ver v = ix.finalWrite(t, key);
+        return ix.label(t) + (t == 0 ? "" : " (" + v.writeId() + ")") + " = " + Predicate.row(v.value());
+    }
+
+    private static String missedLine(SqlIndex ix, Conflict c) {
+        SqlIndex.Read r = c.read();
+        int key = r.keys[c.j()];
+        StringBuilder sb = new StringBuilder();
+        sb.append(ix.label(r.node)).append(" (").append(ix.level[r.node].alias()).append(")'s ")
+                .append(r.op.f().toUpperCase()).append(" FROM ").append(r.op.table()).append(" WHERE ")
+                .append(r.where().sql()).append(" did not return ").append(ix.keyNames.get(key)).append(", although ");
+        for (int i = 0; i < c.ones().length; i++) sb.append(i > 0 ? " and " : "").append(candidate(ix, c.ones()[i], key));
+        sb.append(c.ones().length == 1 ? " matches" : " match");
+        return sb.toString();
+    }
+
+    private static SqlViolation missed(SqlIndex ix, Conflict c) {
+        SqlIndex.Read r = c.read();
+        int key = r.keys[c.j()];
+        List<String> steps = new ArrayList<>();
+        steps.add(missedLine(ix, c) + ".");
+        steps.add("Every version of " + ix.keyNames.get(key) + " it could have seen matches (the other writers commit after "
+                + ix.label(r.node) + " in every order), so it must have returned the row: a contradiction!");
+        Set<Integer> nodes = new LinkedHashSet<>();
+        nodes.add(r.node);
+        for (int t : c.ones()) nodes.add(t);
+        String msg = missedLine(ix, c);
+        return violation(ix, MISSED, msg, nodes, r.where().sql(), ix.keyNames.get(key),
+                c.ones()[0] == 0 ? SqlHistory.INIT : ix.finalWrite(c.ones()[0], key).writeId(), steps);
+    }
+
+    private static SqlViolation noOrder(SqlIndex ix, List<Conflict> conflicts, long total) {
+        List<String> steps = new ArrayList<>();
+        Set<Integer> nodes = new LinkedHashSet<>();
+        for (Conflict c : conflicts) {
+            int key = c.read().keys[c.j()];
+            nodes.add(c.read().node);
+            for (int t : c.ones()) nodes.add(t);
+            for (int t : c.zeros()) nodes.add(t);
+            StringBuilder sb = new StringBuilder(missedLine(ix, c)).append("; so it saw one of: ");
+            for (int i = 0; i < c.zeros().length; i++) sb.append(i > 0 ? ", " : "").append(candidate(ix, c.zeros()[i], key));
+            steps.add(sb.append('.').toString());
+        }
+        if (conflicts.isEmpty()) for (int v = 1; v < ix.n && nodes.size() < 12; v++) nodes.add(v);
+        steps.add("No commit order satisfies every reader's axioms (each at its own level) for "
+                + (conflicts.isEmpty() ? "the returned rows" : "any of these " + total + " choices") + ": a contradiction!");
+        String msg = conflicts.isEmpty() ? "no commit order satisfies every reader's level"
+                : conflicts.size() + " predicate reads missed rows and no commit order explains all of them ("
+                + total + " choices of the versions they saw)";
+        Conflict c0 = conflicts.isEmpty() ? null : conflicts.get(0);
+        return violation(ix, NO_ORDER, msg, nodes, c0 == null ? null : c0.read().where().sql(),
+                c0 == null ? null : ix.keyNames.get(c0.read().keys[c0.j()]), null, steps);
+    }
+}

@@ -1,0 +1,336 @@
+package isostress.checker.sql;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import isostress.checker.history.InputException;
+import isostress.checker.history.Outcome;
+import isostress.checker.model.IsolationLevel;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the {@code isostress-sql} JSON-lines format (docs/sql-history.md). Every error is an {@link InputException}
+ * naming file:line and what was expected. Beyond syntax it checks what the checker relies on: unique transaction ids
+ * and write ids, one table per key, increasing session indexes, and that every read names a version some statement
+ * (or init) wrote for that key.
+ */
+public final class SqlHistoryReader {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> LEVELS = Set.of("rc", "ra", "pc", "si", "ser");
+
+    private final String source;
+    private final List<InitRowAt> init = new ArrayList<>();
+    private final List<SqlTxn> txns = new ArrayList<>();
+    private final Map<SqlTxn, Integer> lineOf = new HashMap<>();
+    private final Map<String, String> tableOfKey = new HashMap<>();
+    private final Map<String, Integer> writeIdLine = new HashMap<>();
+    /** (key, write id) pairs that exist: "key\u0000w". */
+    private final Set<String> versions = new HashSet<>();
+
+    private record InitRowAt(SqlHistory.InitRow row, int line) {}
+
+    private SqlHistoryReader(String source) {
+        this.source = source;
+    }
+
+    public static SqlHistory read(Path file) {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(in, file.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static SqlHistory read(String text, String source) {
+        return read(new StringReader(text), source);
+    }
+
+    public static SqlHistory read(Reader reader, String source) {
+        try {
+            return new SqlHistoryReader(source).parse(new BufferedReader(reader));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** True when the first non-blank line is a header with {@code "format":"isostress-sql"}. */
+    public static boolean isSqlHistory(Path file) {
+        if (!Files.isRegularFile(file)) return false;
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.isBlank()) continue;
+                if (!line.contains("isostress-sql")) return false;
+                JsonNode n = JSON.readTree(line);
+                return n != null && n.isObject() && "isostress-sql".equals(n.path("format").asText(null));
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return false;
+    }
+
+    private SqlHistory parse(BufferedReader in) throws IOException {
+        String name = null;
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        boolean header = false;
+        String text;
+        int line = 0;
+        while ((text = in.readLine()) != null) {
+            line++;
+            if (text.isBlank()) continue;
+            JsonNode n;
+            try {
+                n = JSON.readTree(text);
+            } catch (JsonProcessingException e) {
+                throw fail(line, "malformed JSON: " + e.getOriginalMessage());
+            }
+            if (n == null || !n.isObject()) throw fail(line, "expected a JSON object");
+            if (!header) {
+                if (!"isostress-sql".equals(n.path("format").asText(null))) {
+                    throw fail(line, "expected the header {\"format\":\"isostress-sql\",\"version\":1}");
+                }
+                if (n.path("version").asInt(-1) != 1) throw fail(line, "unsupported version, expected 1");
+                name = n.hasNonNull("name") ? n.get("name").asText() : null;
+                if (n.has("tables")) {
+                    Iterator<Map.Entry<String, JsonNode>> it = n.get("tables").fields();
+                    while (it.hasNext()) {
+                        Map.Entry<String, JsonNode> e = it.next();
+                        List<String> cols = new ArrayList<>();
+                        for (JsonNode c : e.getValue()) cols.add(c.asText());
+                        tables.put(e.getKey(), cols);
+                    }
+                }
+                header = true;
+                continue;
+            }
+            String type = n.path("type").asText("");
+            if (type.equals("init")) {
+                if (!txns.isEmpty()) throw fail(line, "init line after the first transaction");
+                parseInit(n, line);
+            } else if (type.equals("txn")) {
+                parseTxn(n, line);
+            } else {
+                throw fail(line, "expected \"type\": \"init\" or \"txn\", got " + n.path("type"));
+            }
+        }
+        if (!header) throw fail(0, "empty file: expected the header {\"format\":\"isostress-sql\",\"version\":1}");
+        checkReads();
+        checkSessions();
+        List<SqlHistory.InitRow> rows = new ArrayList<>();
+        for (InitRowAt r : init) rows.add(r.row());
+        return new SqlHistory(name, tables, rows, txns);
+    }
+
+    private void parseInit(JsonNode n, int line) {
+        JsonNode rows = n.get("rows");
+        if (rows == null || !rows.isArray()) throw fail(line, "init: expected \"rows\": [...]");
+        for (JsonNode r : rows) {
+            String table = text(r, "table", line, "init row");
+            String key = text(r, "key", line, "init row");
+            String w = r.has("write") ? r.get("write").asText() : SqlHistory.INIT;
+            if (!w.equals(SqlHistory.INIT)) throw fail(line, "init row " + key + ": \"write\" must be \"init\"");
+            claimKey(key, table, line);
+            if (!versions.add(key + '\u0000' + SqlHistory.INIT)) throw fail(line, "duplicate init row for key " + key);
+            init.add(new InitRowAt(new SqlHistory.InitRow(table, key, value(r.get("value"), line, key)), line));
+        }
+    }
+
+    private void parseTxn(JsonNode n, int line) {
+        long id = integer(n, "id", line);
+        for (SqlTxn t : txns) if (t.id() == id) throw fail(line, "duplicate transaction id " + id + " (first on line " + lineOf.get(t) + ")");
+        int session = (int) integer(n, "session", line);
+        if (session < 0) throw fail(line, "session must be >= 0, was " + session);
+        int index = (int) integer(n, "index", line);
+        String lv = n.path("level").asText("");
+        if (!LEVELS.contains(lv)) throw fail(line, "txn " + id + ": expected \"level\" rc, ra, pc, si or ser, got " + n.path("level"));
+        IsolationLevel level = IsolationLevel.byName(lv);
+        Outcome outcome = Outcome.fromJepsen(n.path("outcome").asText(""));
+        if (outcome == null) throw fail(line, "txn " + id + ": expected \"outcome\" ok, fail or info, got " + n.path("outcome"));
+        Long start = n.hasNonNull("start") ? n.get("start").asLong() : null;
+        Long end = n.hasNonNull("end") ? n.get("end").asLong() : null;
+        JsonNode opsNode = n.get("ops");
+        if (opsNode == null || !opsNode.isArray()) throw fail(line, "txn " + id + ": expected \"ops\": [...]");
+        List<SqlOp> ops = new ArrayList<>();
+        for (JsonNode o : opsNode) ops.add(parseOp(o, line, id));
+        SqlTxn t = new SqlTxn(id, session, index, level, outcome, start, end, List.copyOf(ops));
+        txns.add(t);
+        lineOf.put(t, line);
+    }
+
+    private SqlOp parseOp(JsonNode o, int line, long txn) {
+        String what = "txn " + txn + " op";
+        if (!o.isObject()) throw fail(line, what + ": expected an object");
+        String f = o.path("f").asText("");
+        String table = text(o, "table", line, what);
+        JsonNode rows = o.get("rows");
+        if (rows == null || !rows.isArray()) throw fail(line, what + " " + f + ": expected \"rows\": [...]");
+        if (f.equals("select")) {
+            return new SqlOp.Select(table, where(o, line, what), readRows(rows, table, line, what, true));
+        }
+        if (!f.equals("insert") && !f.equals("update") && !f.equals("delete")) {
+            throw fail(line, what + ": unknown op \"f\": " + o.path("f") + " (expected select, insert, update or delete)");
+        }
+        String w = text(o, "w", line, what + " " + f);
+        if (w.equals(SqlHistory.INIT)) throw fail(line, what + ": write id \"init\" is reserved for the initial rows");
+        Integer first = writeIdLine.putIfAbsent(w, line);
+        if (first != null) throw fail(line, what + ": duplicate write id \"" + w + "\" (first on line " + first + ")");
+        if (f.equals("insert")) {
+            List<SqlOp.WriteRow> out = new ArrayList<>();
+            Set<String> keys = new HashSet<>();
+            for (JsonNode r : rows) {
+                String key = text(r, "key", line, what + " insert row");
+                if (!keys.add(key)) throw fail(line, what + ": insert writes key " + key + " twice");
+                claimKey(key, table, line);
+                versions.add(key + '\u0000' + w);
+                out.add(new SqlOp.WriteRow(key, value(r.get("value"), line, key)));
+            }
+            return new SqlOp.Insert(table, w, List.copyOf(out));
+        }
+        Predicate where = where(o, line, what);
+        List<SqlOp.ReadRow> out = readRows(rows, table, line, what, f.equals("update"));
+        for (SqlOp.ReadRow r : out) versions.add(r.key() + '\u0000' + w);
+        return f.equals("update") ? new SqlOp.Update(table, where, w, out) : new SqlOp.Delete(table, where, w, out);
+    }
+
+    private List<SqlOp.ReadRow> readRows(JsonNode rows, String table, int line, String what, boolean withValue) {
+        List<SqlOp.ReadRow> out = new ArrayList<>();
+        Set<String> keys = new HashSet<>();
+        for (JsonNode r : rows) {
+            String key = text(r, "key", line, what + " row");
+            if (!keys.add(key)) throw fail(line, what + ": key " + key + " appears twice in one statement's rows");
+            claimKey(key, table, line);
+            String writer = text(r, "writer", line, what + " row " + key);
+            Map<String, Object> v = withValue ? value(r.get("value"), line, key) : null;
+            out.add(new SqlOp.ReadRow(key, writer, v));
+        }
+        return List.copyOf(out);
+    }
+
+    private Predicate where(JsonNode o, int line, String what) {
+        JsonNode w = o.get("where");
+        if (w == null) throw fail(line, what + ": expected \"where\"");
+        return predicate(w, line);
+    }
+
+    private Predicate predicate(JsonNode p, int line) {
+        if (p.isBoolean() && p.booleanValue()) return new Predicate.True();
+        if (!p.isObject() || p.size() != 1) throw fail(line, "bad predicate " + p + ": expected true or {op: args}");
+        Map.Entry<String, JsonNode> e = p.fields().next();
+        String op = e.getKey();
+        JsonNode a = e.getValue();
+        switch (op) {
+            case "and":
+            case "or": {
+                if (!a.isArray()) throw fail(line, "bad predicate " + p + ": " + op + " takes a list");
+                List<Predicate> parts = new ArrayList<>();
+                for (JsonNode x : a) parts.add(predicate(x, line));
+                return op.equals("and") ? new Predicate.And(List.copyOf(parts)) : new Predicate.Or(List.copyOf(parts));
+            }
+            case "not":
+                return new Predicate.Not(predicate(a, line));
+            case "in": {
+                if (!a.isArray() || a.size() != 2 || !a.get(0).isTextual() || !a.get(1).isArray()) {
+                    throw fail(line, "bad predicate " + p + ": expected {\"in\":[col, [v, ...]]}");
+                }
+                List<Object> vs = new ArrayList<>();
+                for (JsonNode v : a.get(1)) vs.add(scalar(v, line));
+                return new Predicate.In(a.get(0).asText(), vs);
+            }
+            default: {
+                Predicate.Op cmp = Predicate.Op.byJson(op);
+                if (cmp == null) throw fail(line, "bad predicate " + p + ": unknown operator \"" + op + "\"");
+                if (!a.isArray() || a.size() != 2 || !a.get(0).isTextual()) {
+                    throw fail(line, "bad predicate " + p + ": expected {\"" + op + "\":[col, value]}");
+                }
+                return new Predicate.Cmp(cmp, a.get(0).asText(), scalar(a.get(1), line));
+            }
+        }
+    }
+
+    private Object scalar(JsonNode v, int line) {
+        if (v.isIntegralNumber()) return v.longValue();
+        if (v.isNumber()) return v.doubleValue();
+        if (v.isTextual()) return v.textValue();
+        if (v.isBoolean()) return v.booleanValue();
+        if (v.isNull()) return null;
+        throw fail(line, "expected a number, string or boolean, got " + v);
+    }
+
+    private Map<String, Object> value(JsonNode v, int line, String key) {
+        if (v == null || !v.isObject()) throw fail(line, "row " + key + ": expected \"value\": {column: value, ...}");
+        Map<String, Object> out = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> it = v.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.put(e.getKey(), scalar(e.getValue(), line));
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    private void claimKey(String key, String table, int line) {
+        String prev = tableOfKey.putIfAbsent(key, table);
+        if (prev != null && !prev.equals(table)) {
+            throw fail(line, "key " + key + " is in table " + table + " here but in table " + prev + " earlier");
+        }
+    }
+
+    /** Every read must name a version that exists: (key, writer) written by init or by a statement with that id. */
+    private void checkReads() {
+        for (SqlTxn t : txns) {
+            for (SqlOp op : t.ops()) {
+                List<SqlOp.ReadRow> rows = op instanceof SqlOp.Select s ? s.rows()
+                        : op instanceof SqlOp.Update u ? u.rows() : op instanceof SqlOp.Delete d ? d.rows() : List.of();
+                for (SqlOp.ReadRow r : rows) {
+                    if (!versions.contains(r.key() + '\u0000' + r.writer())) {
+                        throw fail(lineOf.get(t), "txn " + t.id() + " " + op.f() + " on " + op.table() + " reads key "
+                                + r.key() + " from writer \"" + r.writer() + "\", but no statement "
+                                + (r.writer().equals(SqlHistory.INIT) ? "(no init row)" : "with that write id")
+                                + " wrote that key");
+                    }
+                }
+            }
+        }
+    }
+
+    private void checkSessions() {
+        Set<Long> pos = new HashSet<>();
+        for (SqlTxn t : txns) {
+            if (!pos.add(((long) t.session() << 32) | (t.index() & 0xffffffffL))) {
+                throw fail(lineOf.get(t), "txn " + t.id() + ": session " + t.session() + " already has index " + t.index());
+            }
+        }
+    }
+
+    private String text(JsonNode n, String field, int line, String what) {
+        JsonNode v = n.get(field);
+        if (v == null || !(v.isTextual() || v.isNumber())) throw fail(line, what + ": expected \"" + field + "\" (a string)");
+        return v.asText();
+    }
+
+    private long integer(JsonNode n, String field, int line) {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isIntegralNumber()) throw fail(line, "txn: expected \"" + field + "\" (an integer), got " + v);
+        return v.longValue();
+    }
+
+    private InputException fail(int line, String message) {
+        return new InputException(source, line, message);
+    }
+}

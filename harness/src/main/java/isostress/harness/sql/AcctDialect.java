@@ -1,0 +1,111 @@
+package isostress.harness.sql;
+
+import isostress.generator.sql.SqlStatement;
+import isostress.generator.sql.SqlWorkload;
+
+import java.util.List;
+
+/**
+ * The accounts table's SQL in each dialect. Every write sets the hidden {@code wid} column to its statement's write
+ * id, and an update also copies the old {@code wid} into {@code prev_wid}: the writer of the version it read
+ * (notes-003 §6.1-6.2). In PostgreSQL the right-hand sides of SET all see the old row; in MariaDB the assignments
+ * run left to right, so {@code prev_wid = wid} comes before {@code wid = ?} and copies the old value (checked by
+ * {@code SqlWorkloadMariaDbTest}).
+ *
+ * <p>PostgreSQL returns the written rows with {@code RETURNING *}. MariaDB (10.5+) has DELETE ... RETURNING but no
+ * UPDATE ... RETURNING, so the recorder reads the rows just written back by their write id in the same transaction,
+ * where the transaction's own writes are visible.
+ */
+public enum AcctDialect {
+    POSTGRESQL(true),
+    MARIADB(false);
+
+    private static final String T = SqlWorkload.TABLE;
+    private static final String COLUMNS = "(id, grp, bal, deleted, wid, prev_wid)";
+
+    private final boolean updateReturning;
+
+    AcctDialect(boolean updateReturning) {
+        this.updateReturning = updateReturning;
+    }
+
+    /** True when UPDATE and INSERT can return the rows they wrote; else they are read back by write id. */
+    public boolean updateReturning() {
+        return updateReturning;
+    }
+
+    /** Drops and creates the table. */
+    List<String> ddl() {
+        String cols = "id BIGINT PRIMARY KEY, grp INT NOT NULL, bal INT NOT NULL, deleted BOOLEAN NOT NULL, "
+                + "wid VARCHAR(64) NOT NULL, prev_wid VARCHAR(64)";
+        if (this == POSTGRESQL) {
+            return List.of("DROP TABLE IF EXISTS " + T, "CREATE TABLE " + T + " (" + cols + ")",
+                    "CREATE INDEX " + T + "_grp ON " + T + " (grp)", "CREATE INDEX " + T + "_wid ON " + T + " (wid)");
+        }
+        return List.of("DROP TABLE IF EXISTS " + T, "CREATE TABLE " + T + " (" + cols + ", KEY " + T + "_grp (grp), "
+                + "KEY " + T + "_wid (wid)) ENGINE=InnoDB");
+    }
+
+    /** (Re)creates the table on {@code c} with the initial rows, committed. */
+    public void createTable(java.sql.Connection c, List<SqlWorkload.Row> init) throws java.sql.SQLException {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(true);
+        try (java.sql.Statement s = c.createStatement()) {
+            for (String sql : ddl()) s.execute(sql);
+        }
+        c.setAutoCommit(false);
+        try (java.sql.PreparedStatement p = c.prepareStatement(initSql())) {
+            for (SqlWorkload.Row r : init) {
+                p.setLong(1, r.id());
+                p.setInt(2, r.grp());
+                p.setInt(3, r.bal());
+                p.addBatch();
+            }
+            p.executeBatch();
+            c.commit();
+        } finally {
+            c.setAutoCommit(auto);
+        }
+    }
+
+    /** The dialect of a JDBC adapter. */
+    public static AcctDialect of(isostress.harness.db.DatabaseAdapter a) {
+        return a instanceof isostress.harness.db.PostgresAdapter ? POSTGRESQL : MARIADB;
+    }
+
+    /** Inserts one initial row (parameters: id, grp, bal). */
+    String initSql() {
+        return "INSERT INTO " + T + " " + COLUMNS + " VALUES (?, ?, ?, FALSE, 'init', NULL)";
+    }
+
+    /**
+     * The statement's SQL. Parameters: select, delete: the predicate's; update and soft delete: (update: the amount),
+     * the write id, then the predicate's; insert: id, grp, bal, write id.
+     */
+    String sql(SqlStatement s) {
+        String ret = updateReturning ? " RETURNING *" : "";
+        switch (s.kind()) {
+            case SELECT:
+                return "SELECT * FROM " + T + " WHERE " + s.where().sql();
+            case UPDATE:
+                return "UPDATE " + T + " SET bal = bal + ?, prev_wid = wid, wid = ? WHERE " + s.where().sql() + ret;
+            case SOFT_DELETE:
+                return "UPDATE " + T + " SET deleted = TRUE, prev_wid = wid, wid = ? WHERE " + s.where().sql() + ret;
+            case DELETE:
+                return "DELETE FROM " + T + " WHERE " + s.where().sql() + " RETURNING *";
+            default:
+                if (this == POSTGRESQL) {
+                    return "INSERT INTO " + T + " AS a " + COLUMNS + " VALUES (?, ?, ?, FALSE, ?, NULL) ON CONFLICT (id) "
+                            + "DO UPDATE SET grp = EXCLUDED.grp, bal = EXCLUDED.bal, deleted = FALSE, prev_wid = a.wid, "
+                            + "wid = EXCLUDED.wid RETURNING *";
+                }
+                return "INSERT INTO " + T + " " + COLUMNS + " VALUES (?, ?, ?, FALSE, ?, NULL) ON DUPLICATE KEY UPDATE "
+                        + "grp = VALUES(grp), bal = VALUES(bal), deleted = FALSE, prev_wid = wid, wid = VALUES(wid)";
+        }
+    }
+
+    /** Reads back the rows a statement wrote (parameter: its write id). */
+    String readBackSql() {
+        return "SELECT * FROM " + T + " WHERE wid = ?";
+    }
+}
