@@ -78,7 +78,12 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
             int streamed = detectedWhileRunning();
             sb.append("; time to first violation median ").append(seconds(median(ttf))).append(", max ")
                     .append(seconds(max(ttf))).append(" (detected while running in ").append(streamed);
-            if (streamed < ttf.length) sb.append(", from the end-of-run check in ").append(ttf.length - streamed);
+            if (streamed < ttf.length) {
+                // The end-of-run check lists some counterexamples (the general checker one solver core), not
+                // necessarily the first violation: their time bounds the first one from above.
+                sb.append(", from the end-of-run check in ").append(ttf.length - streamed)
+                        .append(": its earliest listed counterexample, an upper bound");
+            }
             sb.append(')');
             double[] lat = detectionLatencies();
             if (lat.length > 0) {
@@ -106,8 +111,8 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
         if (f != null) {
             String how = f.whileRunning() ? "detected " + seconds(f.latencyNs() / 1e9) + " later while running"
                     : "found by the end-of-run check";
-            return head + "violation at " + seconds(f.atNs() / 1e9) + " (" + f.txn() + ", " + f.anomaly() + "), "
-                    + how + "; " + ended + where;
+            return head + "violation at " + seconds(f.atNs() / 1e9) + (f.whileRunning() ? "" : " or earlier")
+                    + " (" + f.txn() + ", " + f.anomaly() + "), " + how + "; " + ended + where;
         }
         if (o.violation() && o.sql() != null) {
             for (SqlVerdicts.Check c : o.sql().checks()) {

@@ -128,7 +128,7 @@ class StreamingCampaignTest {
             assertFalse(f.whileRunning());
             assertTrue(f.atNs() > 0 && f.atNs() <= o.stats().seconds() * 1e9, f.toString());
         }
-        assertTrue(printed.toString().contains("(detected while running in 0, from the end-of-run check in 2)"),
+        assertTrue(printed.toString().contains("(detected while running in 0, from the end-of-run check in 2: its earliest listed counterexample, an upper bound)"),
                 printed.toString());
     }
 
