@@ -76,7 +76,7 @@ public final class HtmlReport {
         b.append("<nav><a href=\"#verdict\">verdict</a> · <a href=\"#anomalies\">counterexamples</a> · "
                 + "<a href=\"#timeline\">throughput and latency</a> · <a href=\"#aborts\">aborts per shape</a> · "
                 + "<a href=\"#files\">files</a></nav>\n");
-        verdict(b, root.path("check"));
+        verdict(b, root.path("check"), root.path("first_violation"));
         counterexamples(b, runDir, root.path("check"));
         timeline(b, root, timeline);
         shapes(b, root.path("stats"));
@@ -104,7 +104,7 @@ public final class HtmlReport {
         }
     }
 
-    private static void verdict(StringBuilder b, JsonNode check) {
+    private static void verdict(StringBuilder b, JsonNode check, JsonNode first) {
         String v = check.path("verdict").asText("unknown").toLowerCase(Locale.ROOT);
         String cls = v.equals("valid") ? "valid" : v.equals("invalid") ? "invalid" : "unknown";
         b.append("<section id=\"verdict\">\n<div class=\"verdict ").append(cls).append("\">")
@@ -114,6 +114,17 @@ public final class HtmlReport {
             b.append("<p class=\"weakest\">Weakest level violated: <b>").append(esc(weakest.get(0).asText())).append("</b></p>\n");
         }
         if (check.has("reason")) b.append("<p>").append(esc(check.path("reason").asText())).append("</p>\n");
+        if (first.isObject()) {
+            // When the run went wrong, and how soon isostress noticed: the figure bug hunts are judged by.
+            boolean streamed = first.has("latency_ms");
+            b.append("<p class=\"first\">First violation: ").append(esc(first.path("txn").asText()))
+                    .append(" (").append(esc(first.path("anomaly").asText())).append(") completed at ")
+                    .append(esc(String.format(Locale.ROOT, "%.2f s", first.path("at_ms").asDouble() / 1000)))
+                    .append(streamed ? String.format(Locale.ROOT, ", detected %.2f s later while running",
+                            first.path("latency_ms").asDouble() / 1000)
+                            : " or earlier (the end-of-run check's earliest listed counterexample)")
+                    .append("</p>\n");
+        }
         JsonNode levels = check.path("levels");
         if (levels.isObject() && levels.size() > 0) {
             b.append("<table class=\"levels\"><tr><th>level</th><th>verdict</th><th>reason</th><th>how</th></tr>\n");

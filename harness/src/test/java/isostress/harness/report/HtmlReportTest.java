@@ -22,6 +22,24 @@ class HtmlReportTest {
     Path dir;
 
     @Test
+    void firstViolationAndItsDetectionAreSaidUnderTheVerdict() throws Exception {
+        Path runDir = RunDirFixture.write(dir, true);
+        Path results = runDir.resolve("results.json");
+        String streamed = Files.readString(results).replaceFirst("\\{", "{\"first_violation\": {\"at_ms\": 460.4, "
+                + "\"txn\": \"T472\", \"anomaly\": \"G-single\", \"found\": \"while running\", \"latency_ms\": 81.0},");
+        Files.writeString(results, streamed);
+        String html = Files.readString(HtmlReport.write(runDir));
+        assertTrue(html.contains("First violation: T472 (G-single) completed at 0.46 s, detected 0.08 s later while running"),
+                html.substring(0, Math.min(html.length(), 3000)));
+        assertTrue(html.indexOf("First violation") < html.indexOf("id=\"anomalies\""), "under the verdict");
+
+        Files.writeString(results, streamed.replace(", \"latency_ms\": 81.0", "")
+                .replace("\"while running\"", "\"by the end-of-run check\""));
+        html = Files.readString(HtmlReport.write(runDir));
+        assertTrue(html.contains("completed at 0.46 s or earlier (the end-of-run check"), "an upper bound, said so");
+    }
+
+    @Test
     void verdictCounterexamplesChartsAndLinks() throws Exception {
         Path out = HtmlReport.write(RunDirFixture.write(dir, true));
         assertEquals(dir.resolve("report.html"), out);
