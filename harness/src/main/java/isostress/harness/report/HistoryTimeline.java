@@ -98,8 +98,8 @@ final class HistoryTimeline {
     }
 
     private void line(String line) throws IOException {
-        String type = null, process = null, f = null, node = null;
-        long time = -1;
+        String type = null, process = null, f = null, node = null, outcome = null;
+        long time = -1, start = -1, end = -1;
         try (JsonParser p = JSON.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) return;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -111,9 +111,18 @@ final class HistoryTimeline {
                     case "time" -> time = v.isNumeric() ? p.getLongValue() : -1;
                     case "f" -> f = p.getText();
                     case "value" -> node = v == JsonToken.START_OBJECT ? nodeOf(p) : skip(p);
+                    // SQL histories (docs/sql-history.md): one line per transaction with its outcome and times.
+                    case "outcome" -> outcome = p.getText();
+                    case "start" -> start = v.isNumeric() ? p.getLongValue() : -1;
+                    case "end" -> end = v.isNumeric() ? p.getLongValue() : -1;
                     default -> p.skipChildren();
                 }
             }
+        }
+        if ("txn".equals(type) && outcome != null && end >= 0) {
+            lastTime = Math.max(lastTime, end);
+            complete(outcome, start, end);
+            return;
         }
         if (type == null || process == null || time < 0) return;
         lastTime = Math.max(lastTime, time);
@@ -124,21 +133,26 @@ final class HistoryTimeline {
         switch (type) {
             case "invoke" -> invoked.put(process, time);
             case "ok", "fail", "info" -> {
-                Long start = invoked.remove(process);
-                Bucket b = bucket(time);
-                if ("ok".equals(type)) b.ok++;
-                else if ("fail".equals(type)) b.fail++;
-                else b.info++;
-                // Latency of what completed with an answer; an info (unknown outcome) usually timed out.
-                if (start != null && !"info".equals(type)) {
-                    if (b.hist == null) b.hist = new int[BINS];
-                    double micros = Math.max(1.0, (time - start) / 1000.0);
-                    b.hist[Math.min(BINS - 1, (int) (Math.log(micros) / BIN_BASE))]++;
-                    b.latencies++;
-                }
+                Long invokedAt = invoked.remove(process);
+                complete(type, invokedAt == null ? -1 : invokedAt, time);
             }
             default -> {
             }
+        }
+    }
+
+    /** A transaction that ended with {@code outcome} (ok, fail, info) at {@code end}, started at {@code start} (-1: unknown). */
+    private void complete(String outcome, long start, long end) {
+        Bucket b = bucket(end);
+        if ("ok".equals(outcome)) b.ok++;
+        else if ("fail".equals(outcome)) b.fail++;
+        else b.info++;
+        // Latency of what completed with an answer; an info (unknown outcome) usually timed out.
+        if (start >= 0 && !"info".equals(outcome)) {
+            if (b.hist == null) b.hist = new int[BINS];
+            double micros = Math.max(1.0, (end - start) / 1000.0);
+            b.hist[Math.min(BINS - 1, (int) (Math.log(micros) / BIN_BASE))]++;
+            b.latencies++;
         }
     }
 

@@ -94,8 +94,9 @@ public final class HtmlReport {
         JsonNode w = root.path("workload");
         if (w.isObject()) {
             parts.add(w.path("type").asText() + " workload, " + w.path("sessions").asText() + " sessions, "
-                    + num(w.path("transactions").asDouble()) + " transactions, " + w.path("keys").asText() + " keys, "
-                    + w.path("distribution").asText());
+                    + num(w.path("transactions").asDouble()) + " transactions, " + w.path("keys").asText() + " keys"
+                    + (w.has("distribution") ? ", " + w.path("distribution").asText() : "")
+                    + (w.has("isolation_mix") ? ", levels " + w.path("isolation_mix") : ""));
         }
         for (int i = 0; i < parts.size(); i++) b.append(i == 0 ? "" : " · ").append(esc(parts.get(i)));
         b.append("</p>\n");
@@ -140,9 +141,36 @@ public final class HtmlReport {
         b.append("</section>\n");
     }
 
+    /**
+     * SQL runs (issue 7): each check (own levels, or all at one level) lists its violations as the SQL checker
+     * explains them: the kind, the transactions with their statements ("Let"), and the steps to the contradiction.
+     */
+    private static void sqlCounterexamples(StringBuilder b, JsonNode check) {
+        StringBuilder cards = new StringBuilder();
+        int n = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> it = check.path("levels").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String as = e.getKey().equals("own") ? "each transaction at its own level" : "all " + e.getKey();
+            for (JsonNode v : e.getValue().path("result").path("violations")) {
+                cards.append("<div class=\"anomaly\"><h3>").append(++n).append(". ").append(esc(v.path("kind").asText()))
+                        .append(" <span class=\"lvl\">checked as ").append(esc(as)).append("</span></h3>\n<p>")
+                        .append(esc(v.path("message").asText())).append("</p>\n<p>Let:</p>\n<ul class=\"mono\">");
+                for (JsonNode l : v.path("let")) cards.append("<li>").append(esc(l.asText())).append("</li>");
+                cards.append("</ul>\n<p>However:</p>\n<ol>");
+                for (JsonNode st : v.path("steps")) cards.append("<li>").append(esc(st.asText())).append("</li>");
+                cards.append("</ol>\n</div>\n");
+            }
+        }
+        if (n == 0) return;
+        b.append("<section id=\"anomalies\">\n<h2>Counterexamples</h2>\n").append(cards).append("</section>\n");
+    }
+
     private static void counterexamples(StringBuilder b, Path runDir, JsonNode check) {
         JsonNode anomalies = check.path("anomalies");
-        if (!anomalies.isArray() || anomalies.isEmpty()) return;
+        if (!anomalies.isArray() || anomalies.isEmpty()) {
+            sqlCounterexamples(b, check);
+            return;
+        }
         b.append("<section id=\"anomalies\">\n<h2>Counterexamples</h2>\n<p>");
         JsonNode counts = check.path("anomaly_counts");
         boolean first = true;
@@ -273,10 +301,15 @@ public final class HtmlReport {
         }
         b.append(".</p>\n");
         JsonNode shapes = stats.path("by_shape");
+        String rowName = "shape";
+        if (!shapes.isObject() || shapes.isEmpty()) { // SQL runs: per isolation level
+            shapes = stats.path("by_level");
+            rowName = "level";
+        }
         if (shapes.isObject() && shapes.size() > 0) {
             double max = 0;
             for (JsonNode s : shapes) max = Math.max(max, s.path("abort_rate").asDouble());
-            b.append("<table class=\"shapes\"><tr><th>shape</th><th>attempted</th><th>committed</th><th>aborted</th>"
+            b.append("<table class=\"shapes\"><tr><th>").append(rowName).append("</th><th>attempted</th><th>committed</th><th>aborted</th>"
                     + "<th>unknown</th><th>abort rate</th></tr>\n");
             for (Iterator<Map.Entry<String, JsonNode>> it = shapes.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
@@ -295,7 +328,7 @@ public final class HtmlReport {
 
     private static void links(StringBuilder b, Path runDir) {
         b.append("<section id=\"files\">\n<h2>Files</h2>\n<ul>\n");
-        String[][] files = {{"history.jsonl", "every operation as recorded (Jepsen op schema, JSON lines)"},
+        String[][] files = {{"history.jsonl", "every operation as recorded (JSON lines: the Jepsen op schema; isostress-sql for sql runs)"},
                 {"results.json", "verdicts, counterexamples and statistics"}, {"campaign.yaml", "the campaign as run"},
                 {"anomalies/", "each counterexample as text and Graphviz DOT"}, {"logs/", "harness and database logs"}};
         for (String[] f : files) {

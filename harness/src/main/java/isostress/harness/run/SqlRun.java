@@ -203,6 +203,12 @@ final class SqlRun {
             }
         }
         MAPPER.writeValue(o.dir().results().toFile(), root);
+        try {
+            isostress.harness.report.HtmlReport.write(o.dir().path());
+        } catch (Exception | OutOfMemoryError e) {
+            // As for the other workloads: the report is for people, the verdict is already in results.json.
+            System.err.println("warning: report.html not written: " + e);
+        }
     }
 
     private void print(RunOutcome o) {
@@ -234,7 +240,7 @@ final class SqlRun {
                 }
             }
         }
-        out.println("  run directory: " + o.dir().path() + "  (history.jsonl, results.json, logs/)");
+        out.println("  run directory: " + o.dir().path() + "  (history.jsonl, results.json, report.html, logs/)");
         out.flush();
     }
 }

@@ -39,6 +39,36 @@ class HtmlReportTest {
         assertTrue(html.contains("completed at 0.46 s or earlier (the end-of-run check"), "an upper bound, said so");
     }
 
+    /** A real sql run (configs/sql-mixed.yaml, seed 1): its SQL counterexample, the per-level aborts, the charts. */
+    @Test
+    void sqlRunsShowTheirPredicateCounterexamplesAndLevels() throws Exception {
+        for (String f : new String[] {"results.json", "history.jsonl"}) {
+            try (java.io.InputStream in = HtmlReportTest.class.getResourceAsStream("sql/" + f)) {
+                Files.copy(in, dir.resolve(f));
+            }
+        }
+        String html = Files.readString(HtmlReport.write(dir));
+        assertTrue(html.contains("<div class=\"verdict invalid\">INVALID</div>"));
+        assertTrue(html.contains("<td>own</td><td class=\"v-valid\">valid</td>"), "own levels valid");
+        assertTrue(html.contains("1. cycle in so ∪ wr ∪ saturated co <span class=\"lvl\">checked as all serializable</span>"), html);
+        assertTrue(html.contains("UPDATE acct (s2-t8-1) WHERE grp = 0 AND NOT deleted"), "the statements in Let");
+        assertTrue(html.contains("So T16 &lt; T26 &lt; T16 in every commit order: a contradiction!"), "the steps, escaped");
+        assertTrue(html.contains("<th>level</th><th>attempted</th>") && html.contains("<td class=\"mono\">rc</td><td>12</td>"),
+                "aborts per isolation level");
+        HistoryTimeline t = HistoryTimeline.read(dir.resolve("history.jsonl"), 10_000_000L);
+        double[] ok = t.commitsPerSecond(), fail = t.abortsPerSecond();
+        double commits = 0, aborts = 0;
+        for (int i = 0; i < ok.length; i++) {
+            long w = t.bucketNanos(), from = i * w;
+            double seconds = (i < ok.length - 1 ? w : Math.max(t.lastTime() - from, w / 10)) / 1e9; // last: partial
+            commits += ok[i] * seconds;
+            aborts += fail[i] * seconds;
+        }
+        assertEquals(26, Math.round(commits), "the sql history's 26 commits, from its txn lines");
+        assertEquals(4, Math.round(aborts));
+        assertEquals(0, t.skipped());
+    }
+
     @Test
     void verdictCounterexamplesChartsAndLinks() throws Exception {
         Path out = HtmlReport.write(RunDirFixture.write(dir, true));
