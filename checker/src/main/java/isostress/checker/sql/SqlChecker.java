@@ -237,7 +237,7 @@ public final class SqlChecker {
         int key = r.keys[c.j()];
         StringBuilder sb = new StringBuilder();
         sb.append(ix.label(r.node)).append(" (").append(ix.level[r.node].alias()).append(")'s ")
-                .append(r.op.f().toUpperCase()).append(" FROM ").append(r.op.table()).append(" WHERE ")
+                .append(r.op instanceof SqlOp.Select ? "SELECT * FROM " : r.op instanceof SqlOp.Update ? "UPDATE " : "DELETE FROM ").append(r.op.table()).append(" WHERE ")
                 .append(r.where().sql()).append(" did not return ").append(ix.keyNames.get(key)).append(", although ");
         for (int i = 0; i < c.ones().length; i++) sb.append(i > 0 ? " and " : "").append(candidate(ix, c.ones()[i], key));
         sb.append(c.ones().length == 1 ? " matches" : " match");
@@ -273,7 +273,7 @@ public final class SqlChecker {
         }
         if (conflicts.isEmpty()) for (int v = 1; v < ix.n && nodes.size() < 12; v++) nodes.add(v);
         steps.add("No commit order satisfies every reader's axioms (each at its own level) for "
-                + (conflicts.isEmpty() ? "the returned rows" : "any of these " + total + " choices") + ": a contradiction!");
+                + (conflicts.isEmpty() ? "the returned rows" : (total == 1 ? "this choice" : "any of these " + total + " choices")) + ": a contradiction!");
         String msg = conflicts.isEmpty() ? "no commit order satisfies every reader's level"
                 : conflicts.size() + " predicate reads missed rows and no commit order explains all of them ("
                 + total + " choices of the versions they saw)";
