@@ -71,7 +71,12 @@ public final class SqlChecker {
         }
     }
 
-    private record Decision(Verdict verdict, String reason, SqlViolation violation) {}
+    /** {@code onWitness}: an invalid answer that depends on which versions unreturned rows were (so more writers may help). */
+    private record Decision(Verdict verdict, String reason, SqlViolation violation, boolean onWitness) {
+        Decision(Verdict verdict, String reason, SqlViolation violation) {
+            this(verdict, reason, violation, verdict == Verdict.INVALID);
+        }
+    }
 
     private record Conflict(SqlIndex.Read read, int j, int[] zeros, int[] ones) {}
 
@@ -104,7 +109,7 @@ public final class SqlChecker {
             return finish(Verdict.INVALID, base.violations.get(0).message(), base.violations, stats, b, t0);
         }
         Decision d = decide(base, b, stats);
-        if (d.verdict() == Verdict.INVALID && (d.violation().kind().equals(MISSED) || d.violation().kind().equals(NO_ORDER))) {
+        if (d.verdict() == Verdict.INVALID && d.onWitness()) {
             List<Long> opt = SqlIndex.unobservedInfoWriters(h, base);
             if (opt.size() > MAX_OPTIONAL_INFO) {
                 return finish(Verdict.UNKNOWN, "invalid if the " + opt.size() + " unread info transactions aborted; "
@@ -140,10 +145,10 @@ public final class SqlChecker {
 
     private static Decision decide(SqlIndex ix, Budget b, Map<String, Object> stats) {
         if (Bits.cyclic(Saturation.soWr(ix))) {
-            return invalidCycle(ix, "cycle in so ∪ wr", Saturation.run(ix, true));
+            return invalidCycle(ix, "cycle in so ∪ wr", Saturation.run(ix, true), false);
         }
         Saturation.Pco p = Saturation.run(ix, false);
-        if (p.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", Saturation.run(ix, true));
+        if (p.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", Saturation.run(ix, true), false);
         List<Conflict> conflicts = new ArrayList<>();
         for (SqlIndex.Read r : ix.reads) {
             for (int j = 0; j < r.keys.length; j++) {
@@ -191,7 +196,7 @@ public final class SqlChecker {
                 while (i < digit.length && ++digit[i] == conflicts.get(i).zeros().length) digit[i++] = 0;
                 if (i == digit.length) break;
             }
-            if (firstCyclic != null) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", firstCyclic);
+            if (firstCyclic != null) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", firstCyclic, true);
         } finally {
             for (Conflict c : conflicts) c.read().wr[c.j()] = -1;
             stats.put("extensions_tried", (Long) stats.getOrDefault("extensions_tried", 0L) + tried);
@@ -199,7 +204,7 @@ public final class SqlChecker {
         return new Decision(Verdict.INVALID, NO_ORDER, noOrder(ix, conflicts, total));
     }
 
-    private static Decision invalidCycle(SqlIndex ix, String kind, Saturation.Pco p) {
+    private static Decision invalidCycle(SqlIndex ix, String kind, Saturation.Pco p, boolean onWitness) {
         List<Integer> c = Saturation.cycle(ix.n, p.why());
         List<String> steps = new ArrayList<>();
         Set<Integer> nodes = new LinkedHashSet<>(c);
@@ -212,7 +217,8 @@ public final class SqlChecker {
         cyc.append(ix.label(c.get(0)));
         steps.add("So " + cyc + " in every commit order: a contradiction!");
         String msg = "every commit order would need " + cyc;
-        return new Decision(Verdict.INVALID, kind + ": " + msg, violation(ix, kind, msg, nodes, null, null, null, steps));
+        return new Decision(Verdict.INVALID, kind + ": " + msg, violation(ix, kind, msg, nodes, null, null, null, steps),
+                onWitness);
     }
 
     private static SqlViolation violation(SqlIndex ix, String kind, String msg, Set<Integer> nodes, String pred,
