@@ -1,6 +1,7 @@
 package isostress.checker.sql;
 
 import isostress.checker.model.IsolationLevel;
+import isostress.checker.sql.ExtensionSearch.Conflict;
 import isostress.checker.model.Verdict;
 
 import java.util.ArrayList;
@@ -78,9 +79,7 @@ public final class SqlChecker {
         }
     }
 
-    private record Conflict(SqlIndex.Read read, int j, int[] zeros, int[] ones) {}
-
-    /**
+        /**
      * Checks {@code h}. Throws IllegalArgumentException when a level (own or overridden) is not RC, RA, PC, SI or SER.
      * Exponential in the number of conflicts in the worst case (the problem is NP-complete, Thm. 3); bounded by
      * {@code o.maxStates()} and {@code o.timeout()}.
@@ -169,37 +168,25 @@ public final class SqlChecker {
         for (Conflict c : conflicts) total = total > Long.MAX_VALUE / c.zeros().length ? Long.MAX_VALUE : total * c.zeros().length;
         stats.put("conflicts", conflicts.size());
         stats.put("extensions", total);
-        int[] digit = new int[conflicts.size()];
-        long tried = 0;
-        Saturation.Pco firstCyclic = null;
-        try {
-            while (true) {
-                if (b.timeUp()) return new Decision(Verdict.UNKNOWN, b.exhausted + " after " + tried + " of " + total
-                        + " conflict-free extensions", null);
-                tried++;
-                for (int i = 0; i < digit.length; i++) conflicts.get(i).read().wr[conflicts.get(i).j()] = conflicts.get(i).zeros()[digit[i]];
-                Saturation.Pco pe = Saturation.run(ix, false);
-                if (!pe.cyclic()) {
-                    PrefixSearch.Outcome out = new PrefixSearch(ix, pe.closed(), b).run();
-                    if (out == PrefixSearch.Outcome.FOUND) {
-                        return new Decision(Verdict.VALID, "a commit order satisfies every reader's level"
-                                + (conflicts.isEmpty() ? "" : " (extension " + tried + " of " + total + ")"), null);
-                    }
-                    if (out == PrefixSearch.Outcome.BUDGET) {
-                        return new Decision(Verdict.UNKNOWN, b.exhausted + " after " + tried + " of " + total
-                                + " conflict-free extensions", null);
-                    }
-                } else if (total == 1) {
-                    firstCyclic = Saturation.run(ix, true);
-                }
-                int i = 0;
-                while (i < digit.length && ++digit[i] == conflicts.get(i).zeros().length) digit[i++] = 0;
-                if (i == digit.length) break;
-            }
-            if (firstCyclic != null) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", firstCyclic, true);
-        } finally {
+        if (total == 1 && !conflicts.isEmpty()) {
+            // One choice only: if it closes a cycle, that cycle is the clearest counterexample.
+            for (Conflict c : conflicts) c.read().wr[c.j()] = c.zeros()[0];
+            Saturation.Pco pe = Saturation.run(ix, true);
             for (Conflict c : conflicts) c.read().wr[c.j()] = -1;
-            stats.put("extensions_tried", (Long) stats.getOrDefault("extensions_tried", 0L) + tried);
+            if (pe.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", pe, true);
+        }
+        ExtensionSearch search = new ExtensionSearch(ix, conflicts, b);
+        ExtensionSearch.Outcome out = search.run(p.closed());
+        stats.put("extensions_tried", (Long) stats.getOrDefault("extensions_tried", 0L) + search.leaves);
+        stats.put("extension_nodes", (Long) stats.getOrDefault("extension_nodes", 0L) + search.nodes);
+        if (out == ExtensionSearch.Outcome.FOUND) {
+            return new Decision(Verdict.VALID, "a commit order satisfies every reader's level"
+                    + (conflicts.isEmpty() ? "" : " (" + conflicts.size() + " conflicts, " + search.leaves
+                    + " conflict-free extensions searched)"), null);
+        }
+        if (out == ExtensionSearch.Outcome.BUDGET) {
+            return new Decision(Verdict.UNKNOWN, b.exhausted + " after " + search.leaves + " conflict-free extensions ("
+                    + search.nodes + " partial ones) of at most " + total, null);
         }
         return new Decision(Verdict.INVALID, NO_ORDER, noOrder(ix, conflicts, total));
     }

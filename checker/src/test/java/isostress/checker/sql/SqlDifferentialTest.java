@@ -36,7 +36,7 @@ class SqlDifferentialTest {
                     0.05, 0.03);
             SqlGen g = new SqlGen(rnd, shape);
             SqlHistory h = g.history();
-            boolean mutated = rnd.nextDouble() < 0.5;
+            boolean mutated = rnd.nextDouble() < 0.6;
             if (mutated) {
                 h = g.mutate(h);
                 if (rnd.nextBoolean()) h = g.mutate(h);
