@@ -262,6 +262,10 @@ public final class SqlChecker {
             for (int t : c.zeros()) nodes.add(t);
             StringBuilder sb = new StringBuilder(missedLine(ix, c)).append("; so it saw one of: ");
             for (int i = 0; i < c.zeros().length; i++) sb.append(i > 0 ? ", " : "").append(candidate(ix, c.zeros()[i], key));
+            sb.append(", and under ").append(ix.level[c.read().node].alias()).append(" the matching ")
+                    .append(c.ones().length == 1 ? "version" : "versions").append(" must not be visible to it ")
+                    .append(ix.level[c.read().node] == IsolationLevel.SERIALIZABLE ? "(must commit after "
+                            + ix.label(c.read().node) + ")" : "").append(" unless committed before the one it saw");
             steps.add(sb.append('.').toString());
         }
         if (conflicts.isEmpty()) for (int v = 1; v < ix.n && nodes.size() < 12; v++) nodes.add(v);
@@ -269,7 +273,7 @@ public final class SqlChecker {
                 + (conflicts.isEmpty() ? "the returned rows" : (total == 1 ? "this choice" : "any of these " + total + " choices")) + ": a contradiction!");
         String msg = conflicts.isEmpty() ? "no commit order satisfies every reader's level"
                 : conflicts.size() + " predicate reads missed rows and no commit order explains all of them ("
-                + total + " choices of the versions they saw)";
+                + total + (total == 1 ? " choice" : " choices") + " of the versions they saw)";
         Conflict c0 = conflicts.isEmpty() ? null : conflicts.get(0);
         return violation(ix, NO_ORDER, msg, nodes, c0 == null ? null : c0.read().where().sql(),
                 c0 == null ? null : ix.keyNames.get(c0.read().keys[c0.j()]), null, steps);
