@@ -233,4 +233,30 @@ class SqlCheckerTest {
         assertEquals("invalid", j.get("verdict"));
         assertTrue(j.toString().contains("grp = 1"), j.toString());
     }
+
+    /**
+     * Pins the RC visibility choice (implementer notes §2): an earlier statement that read <em>any</em> key from T1
+     * makes T1 visible to later statements, as in Biswas &amp; Enea and the authors' artifact.
+     */
+    @Test
+    void readCommittedUsesTheAnyKeyVisibility() {
+        SqlHistory h = new SqlHist()
+                .init("t", "x", row("g", 0))
+                .init("t", "y", row("g", 0))
+                .txn(1, 0, 0, "rc", upd("t", TRUE, "w1", r("x", "init", row("g", 1)), r("y", "init", row("g", 1))))
+                .txn(2, 1, 0, "rc", sel("t", eq("g", 1), r("y", "w1", row("g", 1))),
+                        sel("t", eq("g", 0), r("x", "init", row("g", 0))))
+                .build();
+        expect(h, READ_COMMITTED, Verdict.INVALID);
+        // Seeing T1 only in the later statement is fine at RC (each statement sees a newer prefix) but not at RA.
+        SqlHistory later = new SqlHist()
+                .init("t", "x", row("g", 0))
+                .init("t", "y", row("g", 0))
+                .txn(1, 0, 0, "rc", upd("t", TRUE, "w1", r("x", "init", row("g", 1)), r("y", "init", row("g", 1))))
+                .txn(2, 1, 0, "rc", sel("t", eq("g", 0), r("x", "init", row("g", 0)), r("y", "init", row("g", 0))),
+                        sel("t", eq("g", 1), r("y", "w1", row("g", 1))))
+                .build();
+        expect(later, READ_COMMITTED, Verdict.VALID);
+        expect(later, READ_ATOMIC, Verdict.INVALID);
+    }
 }
