@@ -27,6 +27,8 @@ final class ExtensionSearch {
     private final boolean[] assigned;
     long leaves;
     long nodes;
+    int depth;
+    int maxDepth;
 
     ExtensionSearch(SqlIndex ix, List<Conflict> conflicts, SqlChecker.Budget budget) {
         this.ix = ix;
@@ -43,9 +45,29 @@ final class ExtensionSearch {
         }
     }
 
+    /**
+     * The versions still possible for c, most likely first: a reader sees the co-latest visible version, so versions
+     * already pco-before the reader come first, later ones (more pco-predecessors) before earlier ones.
+     */
+    private int[] order(Conflict c, long[][] pco) {
+        int u = c.read().node;
+        List<int[]> cand = new java.util.ArrayList<>();
+        for (int z : c.zeros()) {
+            if (Bits.get(pco[u], z)) continue;
+            int preds = 0;
+            for (int a = 0; a < ix.n; a++) if (Bits.get(pco[a], z)) preds++;
+            cand.add(new int[]{z, Bits.get(pco[z], u) ? 1 : 0, preds});
+        }
+        cand.sort((x, y) -> x[1] != y[1] ? y[1] - x[1] : y[2] - x[2]);
+        int[] out = new int[cand.size()];
+        for (int i = 0; i < out.length; i++) out[i] = cand.get(i)[0];
+        return out;
+    }
+
     private Outcome extend(long[][] pco) {
         if (budget.timeUp()) return Outcome.BUDGET;
         nodes++;
+        maxDepth = Math.max(maxDepth, depth);
         int best = -1, bestLeft = Integer.MAX_VALUE;
         for (int ci = 0; ci < conflicts.size(); ci++) {
             if (assigned[ci]) continue;
@@ -69,11 +91,11 @@ final class ExtensionSearch {
         }
         Conflict c = conflicts.get(best);
         assigned[best] = true;
+        depth++;
         try {
-            for (int z : c.zeros()) {
-                if (Bits.get(pco[c.read().node], z)) continue;
+            for (int z : order(c, pco)) {
                 c.read().wr[c.j()] = z;
-                Saturation.Pco p = Saturation.run(ix, false);
+                Saturation.Pco p = Saturation.run(ix, false, pco);
                 Outcome o = p.cyclic() ? Outcome.NONE : extend(p.closed());
                 if (o != Outcome.NONE) return o;
             }
@@ -81,6 +103,7 @@ final class ExtensionSearch {
         } finally {
             c.read().wr[c.j()] = -1;
             assigned[best] = false;
+            depth--;
         }
     }
 }

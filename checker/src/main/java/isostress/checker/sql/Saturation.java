@@ -66,11 +66,26 @@ final class Saturation {
     }
 
     static Pco run(SqlIndex ix, boolean explain) {
+        return run(ix, explain, null);
+    }
+
+    /**
+     * The fixpoint from {@code start} (a closed pco of a history with fewer wr edges, or null for (so ∪ wr)+): pco only
+     * grows with wr, so the search over extensions can resume from the parent's pco instead of starting over.
+     */
+    static Pco run(SqlIndex ix, boolean explain, long[][] start) {
         int n = ix.n;
         Map<Long, String> why = explain ? new HashMap<>() : null;
         long[][] pred = soWrPred(ix);
         long[][] before = readBefore(ix);
-        long[][] pco = soWr(ix);
+        long[][] pco;
+        if (start == null || explain) {
+            pco = soWr(ix);
+        } else {
+            pco = Bits.copy(start);
+            for (int b = 0; b < n; b++) for (int a = 0; a < n; a++) if (Bits.get(pred[b], a)) Bits.set(pco[a], b);
+            Bits.close(pco);
+        }
         if (explain) {
             for (int[] ses : ix.sessions) {
                 why.put(edge(n, 0, ses[0]), "init precedes every transaction");

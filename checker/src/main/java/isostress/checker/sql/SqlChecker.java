@@ -179,6 +179,7 @@ public final class SqlChecker {
         ExtensionSearch.Outcome out = search.run(p.closed());
         stats.put("extensions_tried", (Long) stats.getOrDefault("extensions_tried", 0L) + search.leaves);
         stats.put("extension_nodes", (Long) stats.getOrDefault("extension_nodes", 0L) + search.nodes);
+        stats.put("extension_depth", search.maxDepth);
         if (out == ExtensionSearch.Outcome.FOUND) {
             return new Decision(Verdict.VALID, "a commit order satisfies every reader's level"
                     + (conflicts.isEmpty() ? "" : " (" + conflicts.size() + " conflicts, " + search.leaves
