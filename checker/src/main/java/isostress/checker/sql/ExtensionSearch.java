@@ -16,7 +16,10 @@ import java.util.List;
  * (first-fail). Leaves run {@link PrefixSearch} (Alg. 4).
  */
 final class ExtensionSearch {
-    enum Outcome { FOUND, NONE, BUDGET }
+    enum Outcome { FOUND, NONE, BUDGET, RESTART }
+
+    /** Nodes of the first run before a restart; each restart doubles it, so the last run is complete. */
+    private static final long FIRST_LIMIT = 200;
 
     /** A read r and the index j of key x in it, with the writers whose x matches WHERE(r) and those whose does not. */
     record Conflict(SqlIndex.Read read, int j, int[] zeros, int[] ones) {}
@@ -29,17 +32,40 @@ final class ExtensionSearch {
     long nodes;
     int depth;
     int maxDepth;
+    int restarts;
+    private long limit;
+    private long runNodes;
+    private final java.util.Random random = new java.util.Random(1);
 
-    ExtensionSearch(SqlIndex ix, List<Conflict> conflicts, SqlChecker.Budget budget) {
+    private final List<Conflict> serConflicts;
+
+    /**
+     * @param conflicts    the conflicts whose versions this search chooses
+     * @param serConflicts the conflicts of SER readers, left to {@link PrefixSearch} (the commit order decides them)
+     */
+    ExtensionSearch(SqlIndex ix, List<Conflict> conflicts, List<Conflict> serConflicts, SqlChecker.Budget budget) {
         this.ix = ix;
         this.conflicts = conflicts;
+        this.serConflicts = serConflicts;
         this.budget = budget;
         this.assigned = new boolean[conflicts.size()];
     }
 
+    /**
+     * Runs the search with restarts: a run that visits more than its node limit starts over with random tie-breaks
+     * and twice the limit (Luby et al.'s remedy for heavy-tailed backtracking). Each run is a complete backtracking
+     * search up to its limit, and the limit grows without bound, so NONE still means no extension works.
+     */
     Outcome run(long[][] pco) {
         try {
-            return extend(pco);
+            limit = FIRST_LIMIT;
+            while (true) {
+                runNodes = 0;
+                Outcome o = extend(pco);
+                if (o != Outcome.RESTART) return o;
+                restarts++;
+                limit *= 2;
+            }
         } finally {
             for (Conflict c : conflicts) c.read().wr[c.j()] = -1;
         }
@@ -58,6 +84,7 @@ final class ExtensionSearch {
             for (int a = 0; a < ix.n; a++) if (Bits.get(pco[a], z)) preds++;
             cand.add(new int[]{z, Bits.get(pco[z], u) ? 1 : 0, preds});
         }
+        if (restarts > 0) for (int[] x : cand) x[2] += random.nextInt(1 + restarts);
         cand.sort((x, y) -> x[1] != y[1] ? y[1] - x[1] : y[2] - x[2]);
         int[] out = new int[cand.size()];
         for (int i = 0; i < out.length; i++) out[i] = cand.get(i)[0];
@@ -67,6 +94,7 @@ final class ExtensionSearch {
     private Outcome extend(long[][] pco) {
         if (budget.timeUp()) return Outcome.BUDGET;
         nodes++;
+        if (++runNodes > limit) return Outcome.RESTART;
         maxDepth = Math.max(maxDepth, depth);
         int best = -1, bestLeft = Integer.MAX_VALUE;
         for (int ci = 0; ci < conflicts.size(); ci++) {
@@ -79,14 +107,14 @@ final class ExtensionSearch {
             int left = 0;
             for (int t : c.zeros()) if (!Bits.get(after, t)) left++;
             if (left == 0) return Outcome.NONE;
-            if (left < bestLeft) {
+            if (left < bestLeft || (left == bestLeft && restarts > 0 && random.nextInt(4) == 0)) {
                 best = ci;
                 bestLeft = left;
             }
         }
         if (best < 0) {
             leaves++;
-            PrefixSearch.Outcome o = new PrefixSearch(ix, pco, budget).run();
+            PrefixSearch.Outcome o = new PrefixSearch(ix, pco, budget, serConflicts).run();
             return o == PrefixSearch.Outcome.FOUND ? Outcome.FOUND : o == PrefixSearch.Outcome.BUDGET ? Outcome.BUDGET : Outcome.NONE;
         }
         Conflict c = conflicts.get(best);

@@ -2,8 +2,10 @@ package isostress.checker.sql;
 
 import isostress.checker.model.IsolationLevel;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -44,10 +46,17 @@ final class PrefixSearch {
     private final int[] frontier;
     private final int[] last;
     private final Set<State> seen = new HashSet<>();
+    /** Per node, its SER readers' unresolved conflicts (see {@link #seesNoMatch}). */
+    private final List<List<ExtensionSearch.Conflict>> lazy = new ArrayList<>();
+    /** M_P is needed for SI's Conflict axiom and for the SER conflicts resolved here; then it is in the memo key. */
+    private final boolean trackLast;
 
-    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget) {
+    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts) {
         this.ix = ix;
         this.budget = budget;
+        for (int i = 0; i < ix.n; i++) lazy.add(new ArrayList<>());
+        for (ExtensionSearch.Conflict c : serConflicts) lazy.get(c.read().node).add(c);
+        trackLast = ix.anySi || !serConflicts.isEmpty();
         int n = ix.n;
         pcoPred = Bits.matrix(n);
         for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) if (Bits.get(pco[a], b)) Bits.set(pcoPred[b], a);
@@ -68,12 +77,12 @@ final class PrefixSearch {
         for (int s = 0; s < frontier.length; s++) {
             if (frontier[s] == ix.sessions[s].length) continue;
             int t = ix.sessions[s][frontier[s]];
-            if (!Bits.subset(pcoPred[t], inP) || !safe(t)) continue;
+            if (!Bits.subset(pcoPred[t], inP) || !safe(t) || !seesNoMatch(t)) continue;
             if (!budget.spend()) return Outcome.BUDGET;
             int[] saved = null;
             Bits.set(inP, t);
             frontier[s]++;
-            if (ix.anySi) {
+            if (trackLast) {
                 saved = last.clone();
                 for (int k : ix.writes.get(t).keySet()) last[k] = t;
             }
@@ -89,9 +98,24 @@ final class PrefixSearch {
     }
 
     private State key() {
-        int[] v = ix.anySi ? Arrays.copyOf(frontier, frontier.length + last.length) : frontier.clone();
-        if (ix.anySi) System.arraycopy(last, 0, v, frontier.length, last.length);
+        int[] v = trackLast ? Arrays.copyOf(frontier, frontier.length + last.length) : frontier.clone();
+        if (trackLast) System.arraycopy(last, 0, v, frontier.length, last.length);
         return new State(v);
+    }
+
+    /**
+     * A SER reader t added after P sees, for a key x its statement did not return, the co-latest writer before it:
+     * M_P(x) (every transaction committed before t is visible under SER). That version must not match the WHERE
+     * clause. Resolving SER conflicts here, instead of choosing their versions in {@link ExtensionSearch}, is exact:
+     * the version is determined by the commit order, and a SER reader's wr edges matter to no axiom but its own
+     * (SER visibility does not use wr).
+     */
+    private boolean seesNoMatch(int t) {
+        for (ExtensionSearch.Conflict c : lazy.get(t)) {
+            int k = c.read().keys[c.j()];
+            if (c.read().where().test(ix.finalWrite(last[k], k).value())) return false;
+        }
+        return true;
     }
 
     /** Def. 10 condition 2 for adding t after P. */

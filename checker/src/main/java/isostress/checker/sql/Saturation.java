@@ -37,12 +37,10 @@ final class Saturation {
     /** Nodes each read event's earlier reads in the same transaction read from, for RC. */
     static long[][] readBefore(SqlIndex ix) {
         long[][] out = new long[ix.reads.size()][];
-        Map<SqlIndex.Read, Integer> pos = new HashMap<>();
-        for (int i = 0; i < ix.reads.size(); i++) pos.put(ix.reads.get(i), i);
         for (int t = 1; t < ix.n; t++) {
             long[] acc = Bits.row(ix.n);
             for (SqlIndex.Read r : ix.readsOf.get(t)) {
-                out[pos.get(r)] = acc.clone();
+                out[r.index] = acc.clone();
                 for (int w : r.wr) if (w >= 0) Bits.set(acc, w);
             }
         }

@@ -175,11 +175,14 @@ public final class SqlChecker {
             for (Conflict c : conflicts) c.read().wr[c.j()] = -1;
             if (pe.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", pe, true);
         }
-        ExtensionSearch search = new ExtensionSearch(ix, conflicts, b);
+        List<Conflict> chosen = new ArrayList<>(), ser = new ArrayList<>();
+        for (Conflict c : conflicts) (ix.level[c.read().node] == IsolationLevel.SERIALIZABLE ? ser : chosen).add(c);
+        ExtensionSearch search = new ExtensionSearch(ix, chosen, ser, b);
         ExtensionSearch.Outcome out = search.run(p.closed());
         stats.put("extensions_tried", (Long) stats.getOrDefault("extensions_tried", 0L) + search.leaves);
         stats.put("extension_nodes", (Long) stats.getOrDefault("extension_nodes", 0L) + search.nodes);
         stats.put("extension_depth", search.maxDepth);
+        stats.put("extension_restarts", search.restarts);
         if (out == ExtensionSearch.Outcome.FOUND) {
             return new Decision(Verdict.VALID, "a commit order satisfies every reader's level"
                     + (conflicts.isEmpty() ? "" : " (" + conflicts.size() + " conflicts, " + search.leaves
