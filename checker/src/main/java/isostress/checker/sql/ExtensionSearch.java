@@ -38,12 +38,20 @@ final class ExtensionSearch {
     private final java.util.Random random = new java.util.Random(1);
 
     private final List<Conflict> serConflicts;
+    private final List<Conflict> rcConflicts;
 
     /**
      * @param conflicts    the conflicts whose versions this search chooses
      * @param serConflicts the conflicts of SER readers, left to {@link PrefixSearch} (the commit order decides them)
      */
     ExtensionSearch(SqlIndex ix, List<Conflict> conflicts, List<Conflict> serConflicts, SqlChecker.Budget budget) {
+        this(ix, conflicts, serConflicts, List.of(), budget);
+    }
+
+    /** @param rcConflicts RC conflicts for {@link PrefixSearch} to resolve greedily (a fast path: NONE is not final) */
+    ExtensionSearch(SqlIndex ix, List<Conflict> conflicts, List<Conflict> serConflicts, List<Conflict> rcConflicts,
+                    SqlChecker.Budget budget) {
+        this.rcConflicts = rcConflicts;
         this.ix = ix;
         this.conflicts = conflicts;
         this.serConflicts = serConflicts;
@@ -85,7 +93,13 @@ final class ExtensionSearch {
             cand.add(new int[]{z, Bits.get(pco[z], u) ? 1 : 0, preds});
         }
         if (restarts > 0) for (int[] x : cand) x[2] += random.nextInt(1 + restarts);
-        cand.sort((x, y) -> x[1] != y[1] ? y[1] - x[1] : y[2] - x[2]);
+        if (ix.level[u] == isostress.checker.model.IsolationLevel.READ_COMMITTED) {
+            // RC: the earliest version after the visible writers constrains least (it only joins the visible set
+            // of the later statements, where an earlier writer is easier to place), so earliest first.
+            cand.sort((x, y) -> x[2] - y[2]);
+        } else {
+            cand.sort((x, y) -> x[1] != y[1] ? y[1] - x[1] : y[2] - x[2]);
+        }
         int[] out = new int[cand.size()];
         for (int i = 0; i < out.length; i++) out[i] = cand.get(i)[0];
         return out;
@@ -114,7 +128,7 @@ final class ExtensionSearch {
         }
         if (best < 0) {
             leaves++;
-            PrefixSearch.Outcome o = new PrefixSearch(ix, pco, budget, serConflicts).run();
+            PrefixSearch.Outcome o = new PrefixSearch(ix, pco, budget, serConflicts, rcConflicts).run();
             return o == PrefixSearch.Outcome.FOUND ? Outcome.FOUND : o == PrefixSearch.Outcome.BUDGET ? Outcome.BUDGET : Outcome.NONE;
         }
         Conflict c = conflicts.get(best);

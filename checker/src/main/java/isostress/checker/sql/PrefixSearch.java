@@ -51,8 +51,35 @@ final class PrefixSearch {
     /** M_P is needed for SI's Conflict axiom and for the SER conflicts resolved here; then it is in the memo key. */
     private final boolean trackLast;
 
+    /** Per read index, the keys whose RC conflicts are resolved greedily here (null: none); see {@link #rcReads}. */
+    private final boolean[][] rcLazy;
+    private final boolean[] rcNode;
+    /** Position of each node in the commit order being built (init = 0). */
+    private final int[] pos;
+    private int placed;
+
     PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts) {
+        this(ix, pco, budget, serConflicts, List.of());
+    }
+
+    /**
+     * @param rcConflicts RC readers' conflicts to resolve greedily when their transaction is placed. Then the memo key
+     *                    is not enough (the greedy choice depends on the order inside P), so NONE is only "not found":
+     *                    {@link SqlChecker} uses this as a fast path and falls back to choosing them in
+     *                    {@link ExtensionSearch}. FOUND stays sound: the order and the chosen versions are a witness.
+     */
+    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts,
+                 List<ExtensionSearch.Conflict> rcConflicts) {
         this.ix = ix;
+        rcLazy = new boolean[ix.reads.size()][];
+        rcNode = new boolean[ix.n];
+        for (ExtensionSearch.Conflict c : rcConflicts) {
+            SqlIndex.Read r = c.read();
+            if (rcLazy[r.index] == null) rcLazy[r.index] = new boolean[r.keys.length];
+            rcLazy[r.index][c.j()] = true;
+            rcNode[r.node] = true;
+        }
+        pos = new int[ix.n];
         this.budget = budget;
         for (int i = 0; i < ix.n; i++) lazy.add(new ArrayList<>());
         for (ExtensionSearch.Conflict c : serConflicts) lazy.get(c.read().node).add(c);
@@ -78,7 +105,9 @@ final class PrefixSearch {
             if (frontier[s] == ix.sessions[s].length) continue;
             int t = ix.sessions[s][frontier[s]];
             if (!Bits.subset(pcoPred[t], inP) || !safe(t) || !seesNoMatch(t)) continue;
+            if (rcNode[t] && !rcReads(t)) continue;
             if (!budget.spend()) return Outcome.BUDGET;
+            pos[t] = ++placed;
             int[] saved = null;
             Bits.set(inP, t);
             frontier[s]++;
@@ -91,6 +120,7 @@ final class PrefixSearch {
             if (o == Outcome.NONE) seen.add(st);
             Bits.clear(inP, t);
             frontier[s]--;
+            placed--;
             if (saved != null) System.arraycopy(saved, 0, last, 0, last.length);
             if (o != Outcome.NONE) return o;
         }
@@ -114,6 +144,43 @@ final class PrefixSearch {
         for (ExtensionSearch.Conflict c : lazy.get(t)) {
             int k = c.read().keys[c.j()];
             if (c.read().where().test(ix.finalWrite(last[k], k).value())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Places RC reader t after P (whose order is {@link #pos}) and checks all its reads against RC's axiom, choosing
+     * for each lazily resolved conflict the earliest non-matching version of the key that is not older than the
+     * latest writer visible to the statement (so-before t, or read by an earlier statement of t, any key). The
+     * earliest choice dominates: the chosen version only joins the visible set of t's later statements, where an
+     * earlier writer satisfies every "must commit before" at least as easily.
+     */
+    private boolean rcReads(int t) {
+        long[] vis = ix.soPred[t].clone();
+        for (SqlIndex.Read r : ix.readsOf.get(t)) {
+            int[] seen = new int[r.keys.length];
+            for (int j = 0; j < r.keys.length; j++) {
+                seen[j] = -1;
+                if (r.local[j]) continue;
+                int k = r.keys[j];
+                int lb = 0;
+                for (int w : ix.writersOf[k]) if (Bits.get(vis, w) && pos[w] > lb) lb = pos[w];
+                int t1 = r.wr[j];
+                if (t1 >= 0) {
+                    for (int w : ix.writersOf[k]) if (w != t1 && Bits.get(vis, w) && pos[w] > pos[t1]) return false;
+                    seen[j] = t1;
+                } else if (rcLazy[r.index] != null && rcLazy[r.index][j]) {
+                    int best = -1;
+                    for (int w : ix.writersOf[k]) {
+                        if (w == t || !Bits.get(inP, w) || pos[w] < lb) continue;
+                        if (r.where().test(ix.finalWrite(w, k).value())) continue;
+                        if (best < 0 || pos[w] < pos[best]) best = w;
+                    }
+                    if (best < 0) return false;
+                    seen[j] = best;
+                }
+            }
+            for (int w : seen) if (w >= 0) Bits.set(vis, w);
         }
         return true;
     }
