@@ -17,12 +17,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link SqlChecker} against {@link SqlBruteForceChecker} on small random SQL histories (STYLE.md (f)): simulated
  * executions (valid at their own levels) and mutations of them, checked at their own mixed levels or with one level
- * for all (at most {@code isostress.sqlDiff.maxTxns} = 5 transactions, so the brute force stays fast; 6 runs in about
- * 80 s). Any disagreement fails; an unknown from the fast checker counts as one unless the brute force gave up too.
+ * for all (at most {@code isostress.sqlDiff.maxTxns} = 6 transactions, about 40 s for 10,000, so the brute force
+ * stays affordable). Any disagreement fails; an unknown from the fast checker counts as one unless the brute force
+ * gave up too.
  */
 class SqlDifferentialTest {
     static final int HISTORIES = Integer.getInteger("isostress.sqlDiff.n", 10_000);
-    static final int MAX_TXNS = Integer.getInteger("isostress.sqlDiff.maxTxns", 5);
+    static final int MAX_TXNS = Integer.getInteger("isostress.sqlDiff.maxTxns", 6);
 
     @Test
     void agreesWithBruteForce() {
@@ -47,7 +48,7 @@ class SqlDifferentialTest {
             String config = (override != null ? "override " + override.alias()
                     : mixed ? "own mixed levels" : "own levels, all " + levels[0].alias());
             SqlResult fast = SqlChecker.check(h, SqlCheckOptions.DEFAULTS.withLevel(override));
-            Boolean brute = SqlBruteForceChecker.check(h, override, 400_000);
+            Boolean brute = SqlBruteForceChecker.check(h, override, 1_000_000);
             int[] c = counts.computeIfAbsent(config, k -> new int[3]);
             if (brute == null) {
                 c[2]++;
