@@ -196,6 +196,17 @@ public final class SqlChecker {
                         + " conflicts; RC ones resolved on the commit order)", null);
             }
             if (b.timeUp()) return new Decision(Verdict.UNKNOWN, b.exhausted, null);
+            // Necessary condition: without the RC conflicts (fewer wr edges, fewer axiom instances) the search is a
+            // relaxation, so if it finds nothing, nothing with them exists either. Cheap refutations of invalid ones.
+            ExtensionSearch relaxed = new ExtensionSearch(ix, chosen, ser, b);
+            ExtensionSearch.Outcome ro = relaxed.run(p.closed());
+            stats.put("relaxed_nodes", relaxed.nodes);
+            if (ro == ExtensionSearch.Outcome.BUDGET) {
+                return new Decision(Verdict.UNKNOWN, b.exhausted + " (in the search without RC conflicts)", null);
+            }
+            if (ro == ExtensionSearch.Outcome.NONE) {
+                return new Decision(Verdict.INVALID, NO_ORDER, noOrder(ix, conflicts, total));
+            }
             chosen.addAll(rc);
         }
         ExtensionSearch search = new ExtensionSearch(ix, chosen, ser, b);
