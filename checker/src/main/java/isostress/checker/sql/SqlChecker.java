@@ -21,11 +21,15 @@ import java.util.Set;
  * <p>Steps: [1] {@link SqlIndex} drops aborted transactions, keeps {@code info} ones someone read, and checks local
  * reads, aborted and intermediate reads; [2] so ∪ wr must be acyclic; [3] pco := the {@link Saturation} fixpoint,
  * acyclic; [4] conflicts E_h: a read r and key x it did not return, where some writer of x not pco-after r's
- * transaction wrote a value matching WHERE(r) — r must have seen a non-matching version, one of the 0-set (if empty:
- * the read missed a row); [5] for each choice of those versions (a mixed-radix counter, lazily), add the wr edges,
- * recompute the pco fixpoint (as the authors' artifact does), and run {@link PrefixSearch} (Alg. 4).
- * A read with no wr edge and no matching candidate needs no choice: any consistent co can be completed by letting it
- * see its co-latest visible writer, which cannot match (§4, "conflict-free extensions").
+ * transaction wrote a value matching WHERE(r) — r must have seen a non-matching version (if none is left: the read
+ * missed a row); [5] the versions are chosen by {@link ExtensionSearch} (backtracking over Alg. 3's conflict-free
+ * extensions, recomputing the pco fixpoint per choice as the authors' artifact does), each leaf running
+ * {@link PrefixSearch} (Alg. 4). A read with no wr edge and no matching candidate needs no choice (§4).
+ *
+ * <p>Departures from the paper, all exact (the differential test checks them against the brute force):
+ * SER readers' conflicts are decided inside the prefix search, where the commit order fixes the version they saw;
+ * RC readers' conflicts first get a greedy fast path there (a found order is a witness, nothing else is trusted),
+ * then a relaxation without them (no order even so: invalid), then the exact search that chooses them too.
  *
  * <p>{@code info} transactions nobody read are first dropped (they may have aborted). Unlike a key-value history this
  * is not always exact: an unobserved write can explain a row a query did not return. So when the answer would be
