@@ -33,7 +33,8 @@ import java.util.Set;
  *
  * <p>{@code info} transactions nobody read are first dropped (they may have aborted). Unlike a key-value history this
  * is not always exact: an unobserved write can explain a row a query did not return. So when the answer would be
- * "missed a row" or "no commit order", every subset of the unobserved writing {@code info} transactions is tried too
+ * invalid in a way that depends on which versions unreturned rows were, every subset of the unobserved writing
+ * {@code info} transactions is tried too
  * (at most 2^10; beyond that the answer is unknown).
  */
 public final class SqlChecker {
