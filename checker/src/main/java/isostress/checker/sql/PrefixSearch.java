@@ -2,8 +2,10 @@ package isostress.checker.sql;
 
 import isostress.checker.model.IsolationLevel;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -44,10 +46,44 @@ final class PrefixSearch {
     private final int[] frontier;
     private final int[] last;
     private final Set<State> seen = new HashSet<>();
+    /** Per node, its SER readers' unresolved conflicts (see {@link #seesNoMatch}). */
+    private final List<List<ExtensionSearch.Conflict>> lazy = new ArrayList<>();
+    /** M_P is needed for SI's Conflict axiom and for the SER conflicts resolved here; then it is in the memo key. */
+    private final boolean trackLast;
 
-    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget) {
+    /** Per read index, the keys whose RC conflicts are resolved greedily here (null: none); see {@link #rcReads}. */
+    private final boolean[][] rcLazy;
+    private final boolean[] rcNode;
+    /** Position of each node in the commit order being built (init = 0). */
+    private final int[] pos;
+    private int placed;
+
+    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts) {
+        this(ix, pco, budget, serConflicts, List.of());
+    }
+
+    /**
+     * @param rcConflicts RC readers' conflicts to resolve greedily when their transaction is placed. Then the memo key
+     *                    is not enough (the greedy choice depends on the order inside P), so NONE is only "not found":
+     *                    {@link SqlChecker} uses this as a fast path and falls back to choosing them in
+     *                    {@link ExtensionSearch}. FOUND stays sound: the order and the chosen versions are a witness.
+     */
+    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts,
+                 List<ExtensionSearch.Conflict> rcConflicts) {
         this.ix = ix;
+        rcLazy = new boolean[ix.reads.size()][];
+        rcNode = new boolean[ix.n];
+        for (ExtensionSearch.Conflict c : rcConflicts) {
+            SqlIndex.Read r = c.read();
+            if (rcLazy[r.index] == null) rcLazy[r.index] = new boolean[r.keys.length];
+            rcLazy[r.index][c.j()] = true;
+            rcNode[r.node] = true;
+        }
+        pos = new int[ix.n];
         this.budget = budget;
+        for (int i = 0; i < ix.n; i++) lazy.add(new ArrayList<>());
+        for (ExtensionSearch.Conflict c : serConflicts) lazy.get(c.read().node).add(c);
+        trackLast = ix.anySi || !serConflicts.isEmpty();
         int n = ix.n;
         pcoPred = Bits.matrix(n);
         for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) if (Bits.get(pco[a], b)) Bits.set(pcoPred[b], a);
@@ -68,12 +104,14 @@ final class PrefixSearch {
         for (int s = 0; s < frontier.length; s++) {
             if (frontier[s] == ix.sessions[s].length) continue;
             int t = ix.sessions[s][frontier[s]];
-            if (!Bits.subset(pcoPred[t], inP) || !safe(t)) continue;
+            if (!Bits.subset(pcoPred[t], inP) || !safe(t) || !seesNoMatch(t)) continue;
+            if (rcNode[t] && !rcReads(t)) continue;
             if (!budget.spend()) return Outcome.BUDGET;
+            pos[t] = ++placed;
             int[] saved = null;
             Bits.set(inP, t);
             frontier[s]++;
-            if (ix.anySi) {
+            if (trackLast) {
                 saved = last.clone();
                 for (int k : ix.writes.get(t).keySet()) last[k] = t;
             }
@@ -82,6 +120,7 @@ final class PrefixSearch {
             if (o == Outcome.NONE) seen.add(st);
             Bits.clear(inP, t);
             frontier[s]--;
+            placed--;
             if (saved != null) System.arraycopy(saved, 0, last, 0, last.length);
             if (o != Outcome.NONE) return o;
         }
@@ -89,9 +128,61 @@ final class PrefixSearch {
     }
 
     private State key() {
-        int[] v = ix.anySi ? Arrays.copyOf(frontier, frontier.length + last.length) : frontier.clone();
-        if (ix.anySi) System.arraycopy(last, 0, v, frontier.length, last.length);
+        int[] v = trackLast ? Arrays.copyOf(frontier, frontier.length + last.length) : frontier.clone();
+        if (trackLast) System.arraycopy(last, 0, v, frontier.length, last.length);
         return new State(v);
+    }
+
+    /**
+     * A SER reader t added after P sees, for a key x its statement did not return, the co-latest writer before it:
+     * M_P(x) (every transaction committed before t is visible under SER). That version must not match the WHERE
+     * clause. Resolving SER conflicts here, instead of choosing their versions in {@link ExtensionSearch}, is exact:
+     * the version is determined by the commit order, and a SER reader's wr edges matter to no axiom but its own
+     * (SER visibility does not use wr).
+     */
+    private boolean seesNoMatch(int t) {
+        for (ExtensionSearch.Conflict c : lazy.get(t)) {
+            int k = c.read().keys[c.j()];
+            if (c.read().where().test(ix.finalWrite(last[k], k).value())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Places RC reader t after P (whose order is {@link #pos}) and checks all its reads against RC's axiom, choosing
+     * for each lazily resolved conflict the earliest non-matching version of the key that is not older than the
+     * latest writer visible to the statement (so-before t, or read by an earlier statement of t, any key). The
+     * earliest choice dominates: the chosen version only joins the visible set of t's later statements, where an
+     * earlier writer satisfies every "must commit before" at least as easily.
+     */
+    private boolean rcReads(int t) {
+        long[] vis = ix.soPred[t].clone();
+        for (SqlIndex.Read r : ix.readsOf.get(t)) {
+            int[] seen = new int[r.keys.length];
+            for (int j = 0; j < r.keys.length; j++) {
+                seen[j] = -1;
+                if (r.local[j]) continue;
+                int k = r.keys[j];
+                int lb = 0;
+                for (int w : ix.writersOf[k]) if (Bits.get(vis, w) && pos[w] > lb) lb = pos[w];
+                int t1 = r.wr[j];
+                if (t1 >= 0) {
+                    for (int w : ix.writersOf[k]) if (w != t1 && Bits.get(vis, w) && pos[w] > pos[t1]) return false;
+                    seen[j] = t1;
+                } else if (rcLazy[r.index] != null && rcLazy[r.index][j]) {
+                    int best = -1;
+                    for (int w : ix.writersOf[k]) {
+                        if (w == t || !Bits.get(inP, w) || pos[w] < lb) continue;
+                        if (r.where().test(ix.finalWrite(w, k).value())) continue;
+                        if (best < 0 || pos[w] < pos[best]) best = w;
+                    }
+                    if (best < 0) return false;
+                    seen[j] = best;
+                }
+            }
+            for (int w : seen) if (w >= 0) Bits.set(vis, w);
+        }
+        return true;
     }
 
     /** Def. 10 condition 2 for adding t after P. */

@@ -37,12 +37,10 @@ final class Saturation {
     /** Nodes each read event's earlier reads in the same transaction read from, for RC. */
     static long[][] readBefore(SqlIndex ix) {
         long[][] out = new long[ix.reads.size()][];
-        Map<SqlIndex.Read, Integer> pos = new HashMap<>();
-        for (int i = 0; i < ix.reads.size(); i++) pos.put(ix.reads.get(i), i);
         for (int t = 1; t < ix.n; t++) {
             long[] acc = Bits.row(ix.n);
             for (SqlIndex.Read r : ix.readsOf.get(t)) {
-                out[pos.get(r)] = acc.clone();
+                out[r.index] = acc.clone();
                 for (int w : r.wr) if (w >= 0) Bits.set(acc, w);
             }
         }
@@ -66,11 +64,26 @@ final class Saturation {
     }
 
     static Pco run(SqlIndex ix, boolean explain) {
+        return run(ix, explain, null);
+    }
+
+    /**
+     * The fixpoint from {@code start} (a closed pco of a history with fewer wr edges, or null for (so ∪ wr)+): pco only
+     * grows with wr, so the search over extensions can resume from the parent's pco instead of starting over.
+     */
+    static Pco run(SqlIndex ix, boolean explain, long[][] start) {
         int n = ix.n;
         Map<Long, String> why = explain ? new HashMap<>() : null;
         long[][] pred = soWrPred(ix);
         long[][] before = readBefore(ix);
-        long[][] pco = soWr(ix);
+        long[][] pco;
+        if (start == null || explain) {
+            pco = soWr(ix);
+        } else {
+            pco = Bits.copy(start);
+            for (int b = 0; b < n; b++) for (int a = 0; a < n; a++) if (Bits.get(pred[b], a)) Bits.set(pco[a], b);
+            Bits.close(pco);
+        }
         if (explain) {
             for (int[] ses : ix.sessions) {
                 why.put(edge(n, 0, ses[0]), "init precedes every transaction");

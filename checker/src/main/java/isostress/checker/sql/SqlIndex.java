@@ -41,6 +41,8 @@ final class SqlIndex {
         final int[] baseWr;
         final int[] wr;
         final boolean[] local;
+        /** Position in {@link SqlIndex#reads}. */
+        int index;
 
         Read(int node, int opIndex, SqlOp op, int[] keys) {
             this.node = node;
@@ -232,6 +234,7 @@ final class SqlIndex {
                     r.wr[j] = v.node();
                 }
                 System.arraycopy(r.wr, 0, r.baseWr, 0, keys.length);
+                r.index = reads.size();
                 reads.add(r);
                 readsOf.get(node).add(r);
             }

@@ -6,6 +6,11 @@ import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
+import isostress.checker.sql.SqlCheckOptions;
+import isostress.checker.sql.SqlChecker;
+import isostress.checker.sql.SqlHistory;
+import isostress.checker.sql.SqlHistoryReader;
+import isostress.checker.sql.SqlResult;
 import isostress.harness.store.ResultWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,7 +29,7 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:valid at every level asked", "1:invalid", "2:bad input or usage", "3:unknown"})
 public final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE",
-            description = "History file (JSON lines, Jepsen EDN, r(k,v,s,t) text, dbcop JSON or bincode), or a "
+            description = "History file (JSON lines, isostress-sql JSON lines, Jepsen EDN, r(k,v,s,t) text, dbcop JSON or bincode), or a "
                     + "directory of Cobra client logs (T<n>.log).")
     Path file;
 
@@ -65,6 +70,7 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (format == null && SqlHistoryReader.isSqlHistory(file)) return checkSql();
         HistoryFormat fmt = format == null ? HistoryFormat.detect(file) : parseFormat(format);
         long t0 = System.nanoTime();
         History h = fmt.read(file);
@@ -76,6 +82,39 @@ public final class CheckCommand implements Callable<Integer> {
         r.stats().put("parse_ms", parseMs);
         ResultWriter.report(r, h, fmt, file, output, spec.commandLine().getOut());
         return exitStatus(r);
+    }
+
+    /**
+     * An {@code isostress-sql} history (docs/sql-history.md): each transaction at its own level, or all at the one
+     * {@code --level}; checked by {@link SqlChecker} (CAV 2025 Alg. 3).
+     */
+    private int checkSql() throws Exception {
+        if (levels.size() > 1) {
+            throw new Main.UsageException("an SQL history is checked at its transactions' own levels, or at one --level");
+        }
+        IsolationLevel override = levels.isEmpty() ? null : parseLevels(levels).get(0);
+        SqlCheckOptions opts = SqlCheckOptions.DEFAULTS.withLevel(override);
+        if (searchBudget != 2_000_000) opts = opts.withMaxStates(searchBudget);
+        SqlHistory h = SqlHistoryReader.read(file);
+        SqlResult r;
+        try {
+            r = SqlChecker.check(h, opts);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageException(e.getMessage());
+        }
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        if (output != null && output.json) {
+            out.println(new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                    .writeValueAsString(r.toJson()));
+        } else {
+            out.print(r.toText());
+        }
+        out.flush();
+        switch (r.verdict()) {
+            case VALID: return Main.VALID;
+            case INVALID: return Main.INVALID;
+            default: return Main.UNKNOWN;
+        }
     }
 
     static int exitStatus(Result r) {
