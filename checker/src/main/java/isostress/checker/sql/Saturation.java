@@ -29,8 +29,11 @@ import java.util.Map;
  * O(rounds · (Σ_r |keys(r)| · |writers| + n³/64)).
  */
 final class Saturation {
-    /** The closed pco, whether it is cyclic, and (when explaining) the direct edges with their reasons. */
-    record Pco(long[][] closed, boolean cyclic, Map<Long, String> why) {}
+    /**
+     * The closed pco, whether it is cyclic, and (when explaining) the direct edges with their reasons and, for edges
+     * an axiom forced, the reader whose axiom it was (the explanation names it, so the counterexample lists it).
+     */
+    record Pco(long[][] closed, boolean cyclic, Map<Long, String> why, Map<Long, Integer> via) {}
 
     private Saturation() {}
 
@@ -74,6 +77,7 @@ final class Saturation {
     static Pco run(SqlIndex ix, boolean explain, long[][] start) {
         int n = ix.n;
         Map<Long, String> why = explain ? new HashMap<>() : null;
+        Map<Long, Integer> via = explain ? new HashMap<>() : null;
         long[][] pred = soWrPred(ix);
         long[][] before = readBefore(ix);
         long[][] pco;
@@ -105,7 +109,7 @@ final class Saturation {
                 }
             }
         }
-        if (Bits.cyclic(pco)) return new Pco(pco, true, why);
+        if (Bits.cyclic(pco)) return new Pco(pco, true, why, via);
         int ri = 0;
         boolean changed = true;
         while (changed) {
@@ -124,6 +128,7 @@ final class Saturation {
                         changed = true;
                         if (explain) {
                             String k = ix.keyNames.get(r.keys[j]);
+                            via.putIfAbsent(edge(n, t2, w1), u);
                             why.putIfAbsent(edge(n, t2, w1), ix.label(u) + " (" + lv.alias() + ")'s "
                                     + r.op.f().toUpperCase() + " WHERE " + r.where().sql() + " saw " + k + " as written by "
                                     + ix.label(w1) + "; " + ix.label(t2) + " also writes " + k + " and is visible to it ("
@@ -134,10 +139,10 @@ final class Saturation {
             }
             if (changed) {
                 Bits.close(pco);
-                if (Bits.cyclic(pco)) return new Pco(pco, true, why);
+                if (Bits.cyclic(pco)) return new Pco(pco, true, why, via);
             }
         }
-        return new Pco(pco, false, why);
+        return new Pco(pco, false, why, via);
     }
 
     static boolean visible(SqlIndex ix, IsolationLevel lv, int t2, int u, long[][] pco, long[][] soWrPred, long[] before) {

@@ -235,11 +235,15 @@ public final class SqlChecker {
     private static Decision invalidCycle(SqlIndex ix, String kind, Saturation.Pco p, boolean onWitness) {
         List<Integer> c = Saturation.cycle(ix.n, p.why());
         List<String> steps = new ArrayList<>();
-        Set<Integer> nodes = new LinkedHashSet<>(c);
+        Set<Integer> nodes = new LinkedHashSet<>(c), readers = new LinkedHashSet<>();
         for (int i = 0; i < c.size(); i++) {
             int a = c.get(i), bb = c.get((i + 1) % c.size());
-            steps.add(p.why().get(Saturation.edge(ix.n, a, bb)) + ".");
+            long e = Saturation.edge(ix.n, a, bb);
+            steps.add(p.why().get(e) + ".");
+            Integer reader = p.via().get(e);
+            if (reader != null) readers.add(reader);
         }
+        nodes.addAll(readers); // the readers whose axioms forced an edge: their statements are the evidence
         StringBuilder cyc = new StringBuilder();
         for (int v : c) cyc.append(ix.label(v)).append(" < ");
         cyc.append(ix.label(c.get(0)));
