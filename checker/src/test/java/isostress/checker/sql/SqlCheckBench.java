@@ -16,8 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code mvn -B -q -pl checker test -Dtest=SqlCheckBench [-Disostress.sqlBench.n=50]}: the paper's sizes (CAV 2025
- * §5, Exp. 1: 3-4 sessions × 10 transactions), on histories from the simulated SER / SI / RC / SER+RC / SI+RC store
+ * {@code mvn -B -q -pl checker test -Dtest=SqlCheckBench [-Disostress.sqlBench.n=50] [-Disostress.sqlBench.txns=10]
+ * [-Disostress.sqlBench.sessions=3,4]}: the paper's sizes by default (CAV 2025 §5, Exp. 1: 3-4 sessions × 10
+ * transactions per session; larger with the properties), on histories from the simulated SER / SI / RC / SER+RC / SI+RC store
  * of {@link SqlGen}, checked at their own levels, (the paper's Exp. 3) RC-store histories checked at SER, and mutated
  * histories (mostly invalid: the worst case, every extension and order refuted).
  * Prints mean and max ms per configuration; fails on any unknown for an unmutated history, or a mean above the
@@ -25,6 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SqlCheckBench {
     static final int N = Integer.getInteger("isostress.sqlBench.n", 15);
+    /** Transactions per session. */
+    static final int TXNS = Integer.getInteger("isostress.sqlBench.txns", 10);
+    static final int[] SESSIONS = java.util.Arrays.stream(System.getProperty("isostress.sqlBench.sessions", "3,4")
+            .split(",")).mapToInt(Integer::parseInt).toArray();
 
     record Config(String name, IsolationLevel[] levels, IsolationLevel override, boolean mutate) {
         Config(String name, IsolationLevel[] levels, IsolationLevel override) {
@@ -45,16 +50,17 @@ class SqlCheckBench {
                 new Config("ser+rc, mutated", new IsolationLevel[]{SERIALIZABLE, READ_COMMITTED}, null, true),
                 new Config("si+rc, mutated", new IsolationLevel[]{SNAPSHOT_ISOLATION, READ_COMMITTED}, null, true));
         Random rnd = new Random(42);
-        System.out.println("SqlCheckBench: " + N + " histories per row; sessions x 10 txns, 2-4 statements, 12 keys in 2 tables");
+        System.out.println("SqlCheckBench: " + N + " histories per row; sessions x " + TXNS
+                + " txns, 2-4 statements, 12 keys in 2 tables");
         int unknown = 0;
         double worstMean = 0;
-        for (int sessions = 3; sessions <= 4; sessions++) {
+        for (int sessions : SESSIONS) {
             for (Config c : configs) {
                 List<Long> ms = new ArrayList<>();
                 int valid = 0, invalid = 0, conflicts = 0, rowUnknown = 0;
                 for (int i = 0; i < N; i++) {
-                    SqlGen g = new SqlGen(rnd, new SqlGen.Shape(sessions, sessions, 10, 10 * sessions, 4, 12, 2, 4,
-                            c.levels(), 0.0, 0.0));
+                    SqlGen g = new SqlGen(rnd, new SqlGen.Shape(sessions, sessions, TXNS, TXNS * sessions, 4, 12, 2, 4,
+                            c.levels(), 0.0, 0.0, true));
                     SqlHistory h = c.mutate() ? g.mutate(g.mutate(g.history())) : g.history();
                     long t0 = System.nanoTime();
                     SqlResult r = SqlChecker.check(h, SqlCheckOptions.DEFAULTS.withLevel(c.override()));

@@ -23,8 +23,15 @@ final class SqlGen {
             IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE};
 
     /** Shape of generated histories. {@code levels}: the levels transactions draw from. */
+    /** @param exactTxns every session runs maxTxnsPerSession transactions (benchmarks), not 1..that many */
     record Shape(int minSessions, int maxSessions, int maxTxnsPerSession, int maxTxns, int maxStmts, int keys,
-                 int tables, int values, IsolationLevel[] levels, double infoRate, double abortRate) {}
+                 int tables, int values, IsolationLevel[] levels, double infoRate, double abortRate, boolean exactTxns) {
+        Shape(int minSessions, int maxSessions, int maxTxnsPerSession, int maxTxns, int maxStmts, int keys,
+              int tables, int values, IsolationLevel[] levels, double infoRate, double abortRate) {
+            this(minSessions, maxSessions, maxTxnsPerSession, maxTxns, maxStmts, keys, tables, values, levels, infoRate,
+                    abortRate, false);
+        }
+    }
 
     private record Ver(String writer, Map<String, Object> value) {}
 
@@ -61,7 +68,7 @@ final class SqlGen {
         int[] left = new int[sessions];
         int total = 0;
         for (int s = 0; s < sessions; s++) {
-            left[s] = 1 + rnd.nextInt(shape.maxTxnsPerSession());
+            left[s] = shape.exactTxns() ? shape.maxTxnsPerSession() : 1 + rnd.nextInt(shape.maxTxnsPerSession());
             total += left[s];
         }
         while (total > shape.maxTxns()) {
