@@ -138,13 +138,7 @@ public final class CampaignRunner {
         } finally {
             for (TcpProxy p : proxies) p.close();
             if (db != null) db.close();
-            if (hook != null) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException e) {
-                    // already shutting down: the hook runs
-                }
-            }
+            removeHook(hook);
         }
         Result result = null;
         String unknown = null;
@@ -287,7 +281,8 @@ public final class CampaignRunner {
         }
     }
 
-    private static void removeHook(Thread hook) {
+    /** Removes the Ctrl-C hook of a run that ended by itself (null: none); during shutdown the hook runs anyway. */
+    static void removeHook(Thread hook) {
         if (hook == null) return;
         try {
             Runtime.getRuntime().removeShutdownHook(hook);

@@ -87,13 +87,7 @@ final class SqlRun {
             log.line("error: " + error);
         } finally {
             if (db != null) db.close();
-            if (hook != null) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException e) {
-                    // already shutting down: the hook runs
-                }
-            }
+            CampaignRunner.removeHook(hook);
         }
         SqlVerdicts verdicts = null;
         String unchecked = null;
