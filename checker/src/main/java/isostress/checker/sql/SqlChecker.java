@@ -187,6 +187,18 @@ public final class SqlChecker {
             IsolationLevel lv = ix.level[c.read().node];
             (lv == IsolationLevel.SERIALIZABLE ? ser : lv == IsolationLevel.READ_COMMITTED ? rc : chosen).add(c);
         }
+        if (!rc.isEmpty() && chosen.isEmpty() && ser.isEmpty() && RcSat.applies(ix)) {
+            // Only RC and RA readers, only RC conflicts: Alg. 3 as one SAT problem (see RcSat), no enumeration.
+            RcSat.Outcome so = RcSat.solve(ix, p.closed(), rc, b.deadline);
+            stats.put("rc_sat", so.toString().toLowerCase(java.util.Locale.ROOT));
+            if (so == RcSat.Outcome.SAT) {
+                return new Decision(Verdict.VALID, "a commit order satisfies every reader's level (" + conflicts.size()
+                        + " conflicts, versions and order chosen by a SAT solver)", null);
+            }
+            if (so == RcSat.Outcome.UNSAT) return new Decision(Verdict.INVALID, NO_ORDER, noOrder(ix, conflicts, total));
+            b.timeUp();
+            return new Decision(Verdict.UNKNOWN, b.exhausted != null ? b.exhausted : "timeout (in the SAT solver)", null);
+        }
         if (!rc.isEmpty()) {
             // Fast path: RC conflicts resolved greedily in the prefix search. Its FOUND is a witness; anything else
             // falls through to the exact search, which chooses the RC versions too.
