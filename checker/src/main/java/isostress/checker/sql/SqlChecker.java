@@ -45,6 +45,8 @@ public final class SqlChecker {
     private static final long FAST_STATES = 200_000;
     private static final String MISSED = "predicate read missed a row";
     private static final String NO_ORDER = "no consistent commit order";
+    /** Tests only: false sends RC conflicts through the extension search even where {@link RcSat} applies. */
+    static volatile boolean useRcSat = true;
 
     private SqlChecker() {}
 
@@ -187,7 +189,7 @@ public final class SqlChecker {
             IsolationLevel lv = ix.level[c.read().node];
             (lv == IsolationLevel.SERIALIZABLE ? ser : lv == IsolationLevel.READ_COMMITTED ? rc : chosen).add(c);
         }
-        if (!rc.isEmpty() && chosen.isEmpty() && ser.isEmpty() && RcSat.applies(ix)) {
+        if (useRcSat && !rc.isEmpty() && chosen.isEmpty() && ser.isEmpty() && RcSat.applies(ix)) {
             // Only RC and RA readers, only RC conflicts: Alg. 3 as one SAT problem (see RcSat), no enumeration.
             RcSat.Outcome so = RcSat.solve(ix, p.closed(), rc, b.deadline);
             stats.put("rc_sat", so.toString().toLowerCase(java.util.Locale.ROOT));
