@@ -29,7 +29,9 @@ import java.util.Set;
  * <p>Departures from the paper, all exact (the differential test checks them against the brute force):
  * SER readers' conflicts are decided inside the prefix search, where the commit order fixes the version they saw;
  * RC readers' conflicts first get a greedy fast path there (a found order is a witness, nothing else is trusted),
- * then a relaxation without them (no order even so: invalid), then the exact search that chooses them too.
+ * then a relaxation without them (no order even so: invalid), then the exact search that chooses them too. When
+ * every reader is RC or RA and all conflicts are RC readers', {@link RcSat} decides Alg. 3 as one SAT problem
+ * instead (the extension search thrashed there: 100-200 conflicts, pco cycles found only deep in the tree).
  *
  * <p>{@code info} transactions nobody read are first dropped (they may have aborted). Unlike a key-value history this
  * is not always exact: an unobserved write can explain a row a query did not return. So when the answer would be
