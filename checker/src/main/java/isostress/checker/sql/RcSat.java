@@ -12,23 +12,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Alg. 3 of Bouajjani, Enea, Román-Calvo, CAV 2025 (§4) for histories whose readers are all RC or RA (saturable
- * levels) and whose conflicts are all RC readers', as one SAT problem instead of a search over extensions × orders.
+ * Alg. 3 of Bouajjani, Enea, Román-Calvo, CAV 2025 (§4) for histories whose readers are all RC or RA (the saturable
+ * levels: visibility does not mention co), as one SAT problem instead of a search over extensions × orders.
  *
  * <p>Variables: one per pair a &lt; b of nodes ("a commits before b"), with the two 3-cycle clauses per triple, so a
  * model is a strict total order (a commit order); and one per conflict (r, x) and version z of x in its 0-set ("r saw
- * z"). Clauses, each an instance of Eq. 1 for RC (Fig. 3) or of wr ⊆ co:
+ * z"). Clauses, each an instance of Eq. 1 (Fig. 3) or of wr ⊆ co:
  * <ol>
- *   <li>every pair in the saturated pco (so, wr, and the RC/RA axioms of the returned rows, which Alg. 1 already
- *       decided because both levels are saturable) is a unit;</li>
+ *   <li>every pair in the saturated pco (so, wr, and the axioms of the returned rows, which Alg. 1 already decided
+ *       because both levels are saturable) is a unit;</li>
  *   <li>each conflict sees at least one of its versions z, and then z commits before the reader (wr ⊆ co);</li>
- *   <li>RC axiom, for a read r of u with version w1 of x (returned, or a chosen z): every writer t2 ≠ w1, u of x
- *       visible to r commits before w1; t2 is visible when so-before u, read by an earlier statement of u
- *       (returned: a unit; chosen: "¬(earlier statement saw t2) ∨ t2 &lt; w1").</li>
+ *   <li>the axiom, for a read r of u with version w1 of x (returned, or a chosen z): every writer t2 ≠ w1, u of x
+ *       visible to r commits before w1. RC: t2 is visible when so-before u or read by an earlier statement of u; RA:
+ *       when so-before u or read by any statement of u. Returned reads make t2 visible unconditionally (a unit, or
+ *       "¬(r saw z) ∨ t2 &lt; z"); a chosen one only with its variable ("¬(r saw z) ∨ ¬(r′ saw t2) ∨ t2 &lt; z").</li>
  * </ol>
- * RA readers' visibility, (so ∪ wr) into their own transaction, does not change with the RC choices, so their axioms
- * are all in pco already. A model is a conflict-free extension h′ ∈ X_h plus a commit order satisfying every axiom of
- * h′, and every such pair is a model: satisfiable iff Alg. 3 answers true (Thm. 5), without enumerating X_h.
+ * Every clause has a negative choice literal or none, so a model stays one after dropping all but one true choice
+ * per conflict: a model is a conflict-free extension h′ ∈ X_h plus a commit order satisfying every axiom of h′, and
+ * every such pair is a model. So it is satisfiable iff Alg. 3 answers true (Thm. 5), without enumerating X_h.
  */
 final class RcSat {
     enum Outcome { SAT, UNSAT, TIMEOUT }
@@ -41,8 +42,15 @@ final class RcSat {
         this.n = ix.n;
     }
 
-    /** Whether {@link #solve} applies: RC and RA readers only, and the given conflicts are all RC readers'. */
+    /**
+     * Largest history (nodes, init included) encoded: the transitivity clauses grow as n³/3 (about 1.4 million at 160
+     * nodes); larger histories keep the extension search.
+     */
+    static final int MAX_NODES = 160;
+
+    /** Whether {@link #solve} applies: RC and RA readers only, and at most {@link #MAX_NODES} nodes. */
     static boolean applies(SqlIndex ix) {
+        if (ix.n > MAX_NODES) return false;
         for (int v = 1; v < ix.n; v++) {
             if (ix.level[v] != IsolationLevel.READ_COMMITTED && ix.level[v] != IsolationLevel.READ_ATOMIC) return false;
         }
@@ -68,7 +76,9 @@ final class RcSat {
         for (int ci = 0; ci < conflicts.size(); ci++) {
             Conflict c = conflicts.get(ci);
             int u = c.read().node;
-            if (ix.level[u] != IsolationLevel.READ_COMMITTED) throw new IllegalArgumentException("not an RC conflict");
+            if (ix.level[u] != IsolationLevel.READ_COMMITTED && ix.level[u] != IsolationLevel.READ_ATOMIC) {
+                throw new IllegalArgumentException("not an RC or RA conflict");
+            }
             List<Integer> zs = new ArrayList<>();
             for (int z : c.zeros()) if (z != u && !Bits.get(pco[u], z)) zs.add(z);
             cand[ci] = zs.stream().mapToInt(Integer::intValue).toArray();
@@ -102,8 +112,12 @@ final class RcSat {
                     }
                 }
             }
+            long[][] soWrPred = Saturation.soWrPred(ix);
             for (int u = 1; u < n; u++) {
-                if (ix.level[u] != IsolationLevel.READ_COMMITTED) continue;
+                if (ix.level[u] == IsolationLevel.READ_ATOMIC) {
+                    readAtomic(s, u, soWrPred[u], byRead, idxByRead, cand, var);
+                    continue;
+                }
                 // src.get(t2): the choice variables of earlier statements of u that saw t2 (make t2 visible).
                 List<List<Integer>> src = new ArrayList<>();
                 for (int i = 0; i < n; i++) src.add(new ArrayList<>());
@@ -149,6 +163,52 @@ final class RcSat {
             return Outcome.UNSAT;
         } catch (TimeoutException e) {
             return Outcome.TIMEOUT;
+        }
+    }
+
+    /**
+     * RA reader u: t2 is visible to every statement of u when so-before u or read by any statement of u (returned:
+     * {@code fixedVis}, already in pco for returned rows; chosen: the choice variables that saw t2).
+     */
+    private void readAtomic(ISolver s, int u, long[] fixedVis, Conflict[][] byRead, int[][] idxByRead, int[][] cand,
+                            int[][] var) throws ContradictionException {
+        List<List<Integer>> src = new ArrayList<>();
+        for (int i = 0; i < n; i++) src.add(new ArrayList<>());
+        for (SqlIndex.Read r : ix.readsOf.get(u)) {
+            if (byRead[r.index] == null) continue;
+            for (int j = 0; j < r.keys.length; j++) {
+                if (byRead[r.index][j] == null) continue;
+                int ci = idxByRead[r.index][j];
+                for (int i = 0; i < cand[ci].length; i++) src.get(cand[ci][i]).add(var[ci][i]);
+            }
+        }
+        for (SqlIndex.Read r : ix.readsOf.get(u)) {
+            for (int j = 0; j < r.keys.length; j++) {
+                if (r.local[j]) continue;
+                int k = r.keys[j];
+                int w1 = r.wr[j];
+                if (w1 >= 0) {
+                    for (int t2 : ix.writersOf[k]) {
+                        if (t2 == w1 || t2 == u) continue;
+                        for (int c : src.get(t2)) s.addClause(new VecInt(new int[]{-c, before(t2, w1)}));
+                    }
+                } else if (byRead[r.index] != null && byRead[r.index][j] != null) {
+                    int ci = idxByRead[r.index][j];
+                    if (cand[ci].length == 0) throw new ContradictionException("no version left");
+                    s.addClause(new VecInt(var[ci].clone()));
+                    for (int i = 0; i < cand[ci].length; i++) {
+                        int z = cand[ci][i], cz = var[ci][i];
+                        s.addClause(new VecInt(new int[]{-cz, before(z, u)}));
+                        for (int t2 : ix.writersOf[k]) {
+                            if (t2 == z || t2 == u) continue;
+                            if (Bits.get(fixedVis, t2)) s.addClause(new VecInt(new int[]{-cz, before(t2, z)}));
+                            for (int c : src.get(t2)) {
+                                if (c != cz) s.addClause(new VecInt(new int[]{-cz, -c, before(t2, z)}));
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -30,7 +30,7 @@ import java.util.Set;
  * SER readers' conflicts are decided inside the prefix search, where the commit order fixes the version they saw;
  * RC readers' conflicts first get a greedy fast path there (a found order is a witness, nothing else is trusted),
  * then a relaxation without them (no order even so: invalid), then the exact search that chooses them too. When
- * every reader is RC or RA and all conflicts are RC readers', {@link RcSat} decides Alg. 3 as one SAT problem
+ * every reader is RC or RA (at most {@link RcSat#MAX_NODES} nodes), {@link RcSat} decides Alg. 3 as one SAT problem
  * instead (the extension search thrashed there: 100-200 conflicts, pco cycles found only deep in the tree).
  *
  * <p>{@code info} transactions nobody read are first dropped (they may have aborted). Unlike a key-value history this
@@ -191,9 +191,9 @@ public final class SqlChecker {
             IsolationLevel lv = ix.level[c.read().node];
             (lv == IsolationLevel.SERIALIZABLE ? ser : lv == IsolationLevel.READ_COMMITTED ? rc : chosen).add(c);
         }
-        if (useRcSat && !rc.isEmpty() && chosen.isEmpty() && ser.isEmpty() && RcSat.applies(ix)) {
-            // Only RC and RA readers, only RC conflicts: Alg. 3 as one SAT problem (see RcSat), no enumeration.
-            RcSat.Outcome so = RcSat.solve(ix, p.closed(), rc, b.deadline);
+        if (useRcSat && !conflicts.isEmpty() && ser.isEmpty() && RcSat.applies(ix)) {
+            // Only RC and RA readers (saturable levels): Alg. 3 as one SAT problem (see RcSat), no enumeration.
+            RcSat.Outcome so = RcSat.solve(ix, p.closed(), conflicts, b.deadline);
             stats.put("rc_sat", so.toString().toLowerCase(java.util.Locale.ROOT));
             if (so == RcSat.Outcome.SAT) {
                 return new Decision(Verdict.VALID, "a commit order satisfies every reader's level (" + conflicts.size()

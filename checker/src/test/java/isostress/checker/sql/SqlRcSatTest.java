@@ -20,7 +20,7 @@ import static isostress.checker.sql.SqlHist.sel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link RcSat}: the SAT form of Alg. 3 for RC/RA histories with RC conflicts. */
+/** {@link RcSat}: the SAT form of Alg. 3 for histories of RC and RA readers. */
 class SqlRcSatTest {
 
     /**
@@ -51,6 +51,30 @@ class SqlRcSatTest {
         SqlResult good = SqlCheckerTest.expect(chosenVersionIsVisible(false), READ_COMMITTED, Verdict.VALID);
         assertEquals("sat", good.stats().get("rc_sat"), good::toText);
         SqlCheckerTest.expect(chosenVersionIsVisible(true), null, Verdict.INVALID);
+    }
+
+    /**
+     * RA: T3 first returns T1's v = 1, then misses acc:1 under v = 1, so (T0's matching v = 1 being so-before) the
+     * second statement saw T2's v = 2. Under RA what any statement read is visible to all of them: T2 must commit
+     * before T1 (first statement) and T1 before T2 (second): invalid. Under RC the first statement does not see what
+     * the second read: T0 T1 T2 T3 is a witness.
+     */
+    static SqlHistory chosenVersionRa() {
+        return new SqlHist().init("acc", "acc:1", row("v", 0))
+                .txn(10, 0, 0, "ra", ins("acc", "w0", "acc:1", row("v", 1)))
+                .txn(13, 0, 1, "ra", sel("acc", TRUE, r("acc:1", "w1", row("v", 1))), sel("acc", eq("v", 1)))
+                .txn(11, 1, 0, "ra", ins("acc", "w1", "acc:1", row("v", 1)))
+                .txn(12, 1, 1, "ra", ins("acc", "w2", "acc:1", row("v", 2)))
+                .build();
+    }
+
+    @Test
+    void underRaAChosenVersionIsVisibleToEveryStatement() {
+        SqlResult ra = SqlCheckerTest.expect(chosenVersionRa(), READ_ATOMIC, Verdict.INVALID);
+        assertEquals("unsat", ra.stats().get("rc_sat"), ra::toText);
+        SqlResult rc = SqlCheckerTest.expect(chosenVersionRa(), READ_COMMITTED, Verdict.VALID);
+        assertEquals("sat", rc.stats().get("rc_sat"), rc::toText);
+        SqlCheckerTest.expect(chosenVersionRa(), null, Verdict.INVALID);
     }
 
     /**
