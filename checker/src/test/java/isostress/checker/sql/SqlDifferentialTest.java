@@ -31,6 +31,7 @@ class SqlDifferentialTest {
         Map<String, int[]> counts = new TreeMap<>(); // config -> {valid, invalid, undecided}
         List<String> disagreements = new ArrayList<>();
         int simulatedValidChecked = 0;
+        int[] rcSat = new int[2]; // brute-force-decided histories the fast checker sent to RcSat: {valid, invalid}
         long t0 = System.nanoTime();
         for (int i = 0; i < HISTORIES; i++) {
             boolean mixed = rnd.nextBoolean();
@@ -55,6 +56,7 @@ class SqlDifferentialTest {
                 continue;
             }
             c[brute ? 0 : 1]++;
+            if (fast.stats().get("rc_sat") != null) rcSat[brute ? 0 : 1]++;
             if (!mutated && override == null) {
                 simulatedValidChecked++;
                 if (!brute) disagreements.add("simulated history judged invalid by the brute force #" + i + "\n" + SqlHistoryWriter.toText(h));
@@ -78,6 +80,7 @@ class SqlDifferentialTest {
         }
         System.out.println("  total: " + valid + " valid, " + invalid + " invalid, " + undecided + " undecided; "
                 + simulatedValidChecked + " unmutated simulations at own levels; disagreements: " + disagreements.size());
+        System.out.println("  decided by the RC SAT path (RcSat): " + rcSat[0] + " valid, " + rcSat[1] + " invalid");
         assertTrue(disagreements.isEmpty(), String.join("\n----\n", disagreements.subList(0, Math.min(5, disagreements.size()))));
         assertTrue(valid > HISTORIES / 10 && invalid > HISTORIES / 10, "both verdicts must be well represented");
         assertTrue(undecided < HISTORIES / 20, "brute force gave up too often: " + undecided);
