@@ -123,32 +123,10 @@ final class RcSat {
                 for (int i = 0; i < n; i++) src.add(new ArrayList<>());
                 for (SqlIndex.Read r : ix.readsOf.get(u)) {
                     int ri = r.index;
-                    for (int j = 0; j < r.keys.length; j++) {
-                        if (r.local[j]) continue;
-                        int k = r.keys[j];
-                        int w1 = r.wr[j];
-                        if (w1 >= 0) {
-                            for (int t2 : ix.writersOf[k]) {
-                                if (t2 == w1 || t2 == u) continue;
-                                for (int c : src.get(t2)) s.addClause(new VecInt(new int[]{-c, before(t2, w1)}));
-                            }
-                        } else if (byRead[ri] != null && byRead[ri][j] != null) {
-                            int ci = idxByRead[ri][j];
-                            if (cand[ci].length == 0) return Outcome.UNSAT;
-                            s.addClause(new VecInt(var[ci].clone()));
-                            for (int i = 0; i < cand[ci].length; i++) {
-                                int z = cand[ci][i], cz = var[ci][i];
-                                s.addClause(new VecInt(new int[]{-cz, before(z, u)}));
-                                for (int t2 : ix.writersOf[k]) {
-                                    if (t2 == z || t2 == u) continue;
-                                    if (Bits.get(ix.soPred[u], t2) || Bits.get(readBefore[ri], t2)) {
-                                        s.addClause(new VecInt(new int[]{-cz, before(t2, z)}));
-                                    }
-                                    for (int c : src.get(t2)) s.addClause(new VecInt(new int[]{-cz, -c, before(t2, z)}));
-                                }
-                            }
-                        }
-                    }
+                    // RC: visible to this statement if so-before u or read by an earlier statement of u.
+                    long[] soBefore = ix.soPred[u], readEarlier = readBefore[ri];
+                    statementClauses(s, u, r, t2 -> Bits.get(soBefore, t2) || Bits.get(readEarlier, t2), src,
+                            byRead, idxByRead, cand, var);
                     if (byRead[ri] != null) {
                         for (int j = 0; j < r.keys.length; j++) {
                             if (byRead[ri][j] == null) continue;
@@ -183,28 +161,40 @@ final class RcSat {
             }
         }
         for (SqlIndex.Read r : ix.readsOf.get(u)) {
-            for (int j = 0; j < r.keys.length; j++) {
-                if (r.local[j]) continue;
-                int k = r.keys[j];
-                int w1 = r.wr[j];
-                if (w1 >= 0) {
+            statementClauses(s, u, r, t2 -> Bits.get(fixedVis, t2), src, byRead, idxByRead, cand, var);
+        }
+    }
+
+    /**
+     * The clauses of statement r of reader u: each returned row's axiom (every writer of the key visible through a
+     * chosen version, {@code src}, commits before the row's writer), and for each of its conflicts the choice of one
+     * candidate version z, which commits before u and after every writer of the key visible to r ({@code fixedVisible}:
+     * the ones visible whatever is chosen; {@code src}: through a choice variable).
+     */
+    private void statementClauses(ISolver s, int u, SqlIndex.Read r, java.util.function.IntPredicate fixedVisible,
+                                  List<List<Integer>> src, Conflict[][] byRead, int[][] idxByRead, int[][] cand,
+                                  int[][] var) throws ContradictionException {
+        for (int j = 0; j < r.keys.length; j++) {
+            if (r.local[j]) continue;
+            int k = r.keys[j];
+            int w1 = r.wr[j];
+            if (w1 >= 0) {
+                for (int t2 : ix.writersOf[k]) {
+                    if (t2 == w1 || t2 == u) continue;
+                    for (int c : src.get(t2)) s.addClause(new VecInt(new int[]{-c, before(t2, w1)}));
+                }
+            } else if (byRead[r.index] != null && byRead[r.index][j] != null) {
+                int ci = idxByRead[r.index][j];
+                if (cand[ci].length == 0) throw new ContradictionException("no version left");
+                s.addClause(new VecInt(var[ci].clone()));
+                for (int i = 0; i < cand[ci].length; i++) {
+                    int z = cand[ci][i], cz = var[ci][i];
+                    s.addClause(new VecInt(new int[]{-cz, before(z, u)}));
                     for (int t2 : ix.writersOf[k]) {
-                        if (t2 == w1 || t2 == u) continue;
-                        for (int c : src.get(t2)) s.addClause(new VecInt(new int[]{-c, before(t2, w1)}));
-                    }
-                } else if (byRead[r.index] != null && byRead[r.index][j] != null) {
-                    int ci = idxByRead[r.index][j];
-                    if (cand[ci].length == 0) throw new ContradictionException("no version left");
-                    s.addClause(new VecInt(var[ci].clone()));
-                    for (int i = 0; i < cand[ci].length; i++) {
-                        int z = cand[ci][i], cz = var[ci][i];
-                        s.addClause(new VecInt(new int[]{-cz, before(z, u)}));
-                        for (int t2 : ix.writersOf[k]) {
-                            if (t2 == z || t2 == u) continue;
-                            if (Bits.get(fixedVis, t2)) s.addClause(new VecInt(new int[]{-cz, before(t2, z)}));
-                            for (int c : src.get(t2)) {
-                                if (c != cz) s.addClause(new VecInt(new int[]{-cz, -c, before(t2, z)}));
-                            }
+                        if (t2 == z || t2 == u) continue;
+                        if (fixedVisible.test(t2)) s.addClause(new VecInt(new int[]{-cz, before(t2, z)}));
+                        for (int c : src.get(t2)) {
+                            if (c != cz) s.addClause(new VecInt(new int[]{-cz, -c, before(t2, z)}));
                         }
                     }
                 }
