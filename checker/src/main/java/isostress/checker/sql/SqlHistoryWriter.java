@@ -39,29 +39,45 @@ public final class SqlHistoryWriter {
     }
 
     public static void write(SqlHistory h, Writer out) throws IOException {
+        line(out, headerLine(h.name(), h.tables()));
+        if (!h.init().isEmpty()) line(out, initLine(h.init()));
+        for (SqlTxn t : h.txns()) line(out, txnLine(t));
+    }
+
+    /** Line 1: the header, naming the campaign ({@code name} may be null) and its tables' columns. */
+    public static String headerLine(String name, Map<String, List<String>> tables) {
         Map<String, Object> header = new LinkedHashMap<>();
         header.put("format", "isostress-sql");
         header.put("version", 1);
-        if (h.name() != null) header.put("name", h.name());
-        if (!h.tables().isEmpty()) header.put("tables", h.tables());
-        line(out, header);
-        if (!h.init().isEmpty()) {
-            List<Object> rows = new ArrayList<>();
-            for (SqlHistory.InitRow r : h.init()) {
-                rows.add(obj("table", r.table(), "key", r.key(), "write", SqlHistory.INIT, "value", r.value()));
-            }
-            line(out, obj("type", "init", "rows", rows));
+        if (name != null) header.put("name", name);
+        if (!tables.isEmpty()) header.put("tables", tables);
+        return json(header);
+    }
+
+    /** The initial rows as one init line. */
+    public static String initLine(List<SqlHistory.InitRow> init) {
+        List<Object> rows = new ArrayList<>();
+        for (SqlHistory.InitRow r : init) {
+            rows.add(obj("table", r.table(), "key", r.key(), "write", SqlHistory.INIT, "value", r.value()));
         }
-        for (SqlTxn t : h.txns()) {
-            Map<String, Object> m = obj("type", "txn", "id", t.id(), "session", t.session(), "index", t.index(),
-                    "level", t.level().alias(), "outcome", t.outcome().jepsenName());
-            if (t.start() != null) m.put("start", t.start());
-            if (t.end() != null) m.put("end", t.end());
-            List<Object> ops = new ArrayList<>();
-            for (SqlOp op : t.ops()) ops.add(op(op));
-            m.put("ops", ops);
-            line(out, m);
-        }
+        return json(obj("type", "init", "rows", rows));
+    }
+
+    /** One transaction's line (recorders append these as transactions end). */
+    public static String txnLine(SqlTxn t) {
+        Map<String, Object> m = obj("type", "txn", "id", t.id(), "session", t.session(), "index", t.index(),
+                "level", t.level().alias(), "outcome", t.outcome().jepsenName());
+        if (t.start() != null) m.put("start", t.start());
+        if (t.end() != null) m.put("end", t.end());
+        List<Object> ops = new ArrayList<>();
+        for (SqlOp op : t.ops()) ops.add(op(op));
+        m.put("ops", ops);
+        return json(m);
+    }
+
+    /** A predicate's {@code where} JSON, e.g. {@code {"eq":["grp",1]}}. */
+    public static String json(Predicate p) {
+        return json(p.toJson());
     }
 
     private static Map<String, Object> op(SqlOp op) {
@@ -90,12 +106,16 @@ public final class SqlHistoryWriter {
         return m;
     }
 
-    private static void line(Writer out, Object o) throws IOException {
+    private static String json(Object o) {
         try {
-            out.write(JSON.writeValueAsString(o));
+            return JSON.writeValueAsString(o);
         } catch (JsonProcessingException e) {
-            throw new IOException(e);
+            throw new IllegalArgumentException("not JSON-serialisable: " + o, e);
         }
+    }
+
+    private static void line(Writer out, String line) throws IOException {
+        out.write(line);
         out.write('\n');
     }
 }

@@ -1,5 +1,8 @@
 package isostress.generator.sql;
 
+import isostress.checker.sql.Predicate;
+import isostress.checker.sql.SqlHistoryWriter;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +23,18 @@ public sealed interface SqlPredicate permits SqlPredicate.Eq, SqlPredicate.And {
     /** The parameters of {@link #sql()}, in order (Long, Integer or Boolean). */
     List<Object> params();
 
+    /** The predicate as the checker's model: what the history records and the checker evaluates. */
+    Predicate predicate();
+
     /** The predicate as the history format's JSON, e.g. {@code {"and":[{"eq":["grp",1]},{"eq":["deleted",false]}]}}. */
-    String json();
+    default String json() {
+        return SqlHistoryWriter.json(predicate());
+    }
 
     /** True when {@code row} (column name to value; null for an absent row) satisfies the predicate. */
-    boolean test(Map<String, Object> row);
+    default boolean test(Map<String, Object> row) {
+        return row != null && predicate().holds(row);
+    }
 
     /** {@code column = value}. */
     record Eq(String column, Object value) implements SqlPredicate {
@@ -42,16 +52,8 @@ public sealed interface SqlPredicate permits SqlPredicate.Eq, SqlPredicate.And {
             return List.of(value);
         }
 
-        public String json() {
-            return "{\"eq\":[\"" + column + "\"," + value + "]}";
-        }
-
-        public boolean test(Map<String, Object> row) {
-            if (row == null) return false;
-            Object v = row.get(column);
-            if (v == null) return false;
-            if (v instanceof Boolean || value instanceof Boolean) return v.equals(value);
-            return v instanceof Number && ((Number) v).longValue() == ((Number) value).longValue();
+        public Predicate predicate() {
+            return new Predicate.Cmp(Predicate.Op.EQ, column, value);
         }
     }
 
@@ -74,16 +76,10 @@ public sealed interface SqlPredicate permits SqlPredicate.Eq, SqlPredicate.And {
             return out;
         }
 
-        public String json() {
-            StringBuilder b = new StringBuilder("{\"and\":[");
-            for (int i = 0; i < parts.size(); i++) b.append(i == 0 ? "" : ",").append(parts.get(i).json());
-            return b.append("]}").toString();
-        }
-
-        public boolean test(Map<String, Object> row) {
-            if (row == null) return false;
-            for (SqlPredicate p : parts) if (!p.test(row)) return false;
-            return true;
+        public Predicate predicate() {
+            List<Predicate> ps = new ArrayList<>();
+            for (SqlPredicate p : parts) ps.add(p.predicate());
+            return new Predicate.And(ps);
         }
     }
 

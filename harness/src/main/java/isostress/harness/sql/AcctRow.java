@@ -25,12 +25,7 @@ record AcctRow(long id, int grp, int bal, boolean deleted, String wid, String pr
         return SqlWorkload.key(id);
     }
 
-    /** The value as the history records it: {@code {"id":1,"grp":0,"bal":100,"deleted":false}}. */
-    String valueJson() {
-        return "{\"id\":" + id + ",\"grp\":" + grp + ",\"bal\":" + bal + ",\"deleted\":" + deleted + "}";
-    }
-
-    /** The value as a map (for re-evaluating predicates). */
+    /** The value as the history records it (the user columns), e.g. {@code {id=1, grp=0, bal=100, deleted=false}}. */
     Map<String, Object> value() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);

@@ -1,6 +1,7 @@
 package isostress.harness.sql;
 
 import isostress.checker.history.Outcome;
+import isostress.checker.sql.SqlOp;
 import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlTxn;
 import isostress.harness.config.Campaign;
@@ -119,7 +120,7 @@ public final class SqlSession implements Runnable {
                 throw new SQLException("cannot reach the database: " + e.getMessage(), e);
             }
         }
-        List<String> ops = new ArrayList<>();
+        List<SqlOp> ops = new ArrayList<>();
         boolean committing = false;
         Outcome outcome;
         try {

@@ -1,5 +1,7 @@
 package isostress.harness.sql;
 
+import isostress.checker.sql.Predicate;
+import isostress.checker.sql.SqlOp;
 import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlWorkload;
 
@@ -12,9 +14,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Runs one statement in the connection's open transaction and returns it as a history operation (JSON text, see
- * {@code docs/sql-history.md}): the rows it returned, each with its key, the version it read (writer) and, for
- * reads and writes, the column values.
+ * Runs one statement in the connection's open transaction and returns it as a history operation (the checker's
+ * {@link SqlOp}, written as {@code docs/sql-history.md} says): the rows it returned, each with its key, the version it
+ * read (writer) and, for reads and writes, the column values.
  */
 final class StatementRunner {
     private final AcctDialect dialect;
@@ -30,7 +32,7 @@ final class StatementRunner {
         }
     }
 
-    String run(Connection c, SqlStatement s, String w) throws SQLException {
+    SqlOp run(Connection c, SqlStatement s, String w) throws SQLException {
         List<AcctRow> rows = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(dialect.sql(s))) {
             int i = 1;
@@ -69,39 +71,37 @@ final class StatementRunner {
             }
         }
         rows.sort(Comparator.comparingLong(AcctRow::id));
-        return json(s, w, rows);
+        return op(s, w, rows);
     }
 
-    private static String json(SqlStatement s, String w, List<AcctRow> rows) {
-        StringBuilder b = new StringBuilder(128);
-        String f = s.kind() == SqlStatement.Kind.SELECT ? "select" : s.kind() == SqlStatement.Kind.INSERT ? "insert"
-                : s.kind() == SqlStatement.Kind.DELETE ? "delete" : "update";
-        b.append("{\"f\":\"").append(f).append("\",\"table\":\"").append(SqlWorkload.TABLE).append('"');
-        if (s.where() != null) b.append(",\"where\":").append(s.where().json());
-        if (s.kind().writes()) b.append(",\"w\":\"").append(w).append('"');
-        b.append(",\"rows\":[");
-        for (int i = 0; i < rows.size(); i++) {
-            AcctRow r = rows.get(i);
-            b.append(i == 0 ? "" : ",").append("{\"key\":\"").append(r.key()).append('"');
+    private static SqlOp op(SqlStatement s, String w, List<AcctRow> rows) {
+        String table = SqlWorkload.TABLE;
+        if (s.kind() == SqlStatement.Kind.INSERT) {
+            List<SqlOp.WriteRow> written = new ArrayList<>();
+            for (AcctRow r : rows) {
+                if (!w.equals(r.wid())) throw new RecordingError("insert " + w + " returned row " + r.key()
+                        + " with write id " + r.wid());
+                written.add(new SqlOp.WriteRow(r.key(), r.value()));
+            }
+            return new SqlOp.Insert(table, w, written);
+        }
+        Predicate where = s.where().predicate();
+        List<SqlOp.ReadRow> read = new ArrayList<>();
+        for (AcctRow r : rows) {
             switch (s.kind()) {
-                case SELECT:
-                case DELETE:
-                    // The row as read: its wid is the version's writer.
-                    b.append(",\"writer\":\"").append(r.wid()).append('"');
-                    break;
-                case UPDATE:
-                case SOFT_DELETE:
+                case SELECT -> read.add(new SqlOp.ReadRow(r.key(), r.wid(), r.value())); // its wid: the version read
+                case DELETE -> read.add(new SqlOp.ReadRow(r.key(), r.wid(), null));
+                default -> { // UPDATE, SOFT_DELETE: the new version, and (prev_wid) the one it overwrote
                     if (!w.equals(r.wid())) throw new RecordingError("update " + w + " returned row " + r.key()
                             + " with write id " + r.wid());
-                    b.append(",\"writer\":\"").append(r.prevWid()).append('"');
-                    break;
-                default:
-                    if (!w.equals(r.wid())) throw new RecordingError("insert " + w + " returned row " + r.key()
-                            + " with write id " + r.wid());
+                    read.add(new SqlOp.ReadRow(r.key(), r.prevWid(), r.value()));
+                }
             }
-            if (s.kind() != SqlStatement.Kind.DELETE) b.append(",\"value\":").append(r.valueJson());
-            b.append('}');
         }
-        return b.append("]}").toString();
+        return switch (s.kind()) {
+            case SELECT -> new SqlOp.Select(table, where, read);
+            case DELETE -> new SqlOp.Delete(table, where, w, read);
+            default -> new SqlOp.Update(table, where, w, read);
+        };
     }
 }

@@ -6,6 +6,7 @@ import isostress.checker.model.Verdict;
 import isostress.checker.sql.SqlCheckOptions;
 import isostress.checker.sql.SqlChecker;
 import isostress.checker.sql.SqlHistoryReader;
+import isostress.checker.sql.SqlOp;
 import isostress.checker.sql.SqlResult;
 import isostress.generator.sql.SqlPredicate;
 import isostress.generator.sql.SqlStatement;
@@ -52,7 +53,7 @@ class PostgresMixedSerializableTest {
             a.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             r.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             b.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-            List<String> t1 = new ArrayList<>(), tr = new ArrayList<>(), t2 = new ArrayList<>();
+            List<SqlOp> t1 = new ArrayList<>(), tr = new ArrayList<>(), t2 = new ArrayList<>();
             long s1 = h.now();
             t1.add(run.run(a, SqlStatement.select(SqlPredicate.eq("id", 0L)), "s0-t0-0"));
             long sr = h.now();
