@@ -18,4 +18,10 @@ public final class Services {
         if ("1".equals(System.getenv("ISOSTRESS_REQUIRE_ALL"))) fail(msg + " (ISOSTRESS_REQUIRE_ALL=1)");
         Assumptions.assumeTrue(false, msg);
     }
+
+    /** A local MariaDB server (Debian's mariadbd), for the campaigns with {@code provision: local}. */
+    public static void requireLocalMariaDb() {
+        require(isostress.harness.provision.Provisioner.mariaDbInstalled(), "a local MariaDB server (mariadbd)",
+                "apt-get install -y mariadb-server");
+    }
 }

@@ -71,7 +71,7 @@ class HermitageTableTest {
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void mariadbMatchesThePublishedTable() throws Exception {
-        Services.require(Provisioner.mariaDbInstalled(), "a local MariaDB server", "apt-get install -y mariadb-server");
+        Services.requireLocalMariaDb();
         Map<String, List<String>> expected = published("MySQL/MariaDB InnoDB");
         assertEquals(3, expected.size(), "FIELD.md rows: " + expected);
         assertTrue(expected.get("repeatable read").contains("R/O"));

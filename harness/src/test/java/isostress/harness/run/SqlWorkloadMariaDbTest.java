@@ -2,7 +2,6 @@ package isostress.harness.run;
 
 import isostress.checker.model.Verdict;
 import isostress.harness.Services;
-import isostress.harness.provision.Provisioner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,8 +29,7 @@ class SqlWorkloadMariaDbTest {
 
     @BeforeEach
     void needsMariaDb() {
-        Services.require(Provisioner.mariaDbInstalled(), "a local MariaDB server (mariadbd)",
-                "apt-get install -y mariadb-server");
+        Services.requireLocalMariaDb();
     }
 
     static String yaml(String name, String isolation, String extra, String opPause, long seed) {
