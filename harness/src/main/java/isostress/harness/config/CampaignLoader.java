@@ -10,8 +10,9 @@ import isostress.harness.config.Campaign.Isolation;
 import isostress.harness.config.Campaign.Provision;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.math.BigInteger;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,37 +51,55 @@ public final class CampaignLoader {
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+    /** Longest duration of anything (a year): durations are later taken in nanoseconds, which overflow at 292 years. */
+    static final Duration MAX_DURATION = Duration.ofDays(365);
+    /** Most keys a zipfian distribution may have: its table takes 8 bytes per key (80 MB here). */
+    static final int MAX_ZIPFIAN_KEYS = 10_000_000;
 
     private CampaignLoader() {
     }
 
-    /** Loads and validates {@code file}. */
+    /**
+     * Loads and validates {@code file}: any content either gives a Campaign or a {@link ConfigException}, in time
+     * linear in its size (at most {@link CampaignText#MAX_CHARS} bytes).
+     */
     public static Campaign load(Path file) throws IOException {
-        String text;
+        byte[] bytes;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new ConfigException(file.toString(), List.of(file + ": no such campaign file"));
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), List.of(file + ": cannot read it: " + e.getMessage()));
         }
-        return parse(file, text);
+        List<String> problems = new ArrayList<>();
+        String text = CampaignText.decode(file.toString(), bytes, problems);
+        if (text == null) throw new ConfigException(file.toString(), problems);
+        return validate(file, text, problems);
     }
 
     /** Validates campaign {@code text}, as if read from {@code file}. */
     public static Campaign parse(Path file, String text) {
-        String f = file.toString();
         List<String> problems = new ArrayList<>();
+        String checked = CampaignText.check(file.toString(), text, problems);
+        if (checked == null) throw new ConfigException(file.toString(), problems);
+        return validate(file, checked, problems);
+    }
+
+    private static Campaign validate(Path file, String text, List<String> problems) {
+        String f = file.toString();
         ConfigNode root = ConfigNode.parse(f, text, problems);
         if (root == null) throw new ConfigException(f, problems);
         root.rejectUnknownKeys(TOP);
 
         String fileName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         String name = root.string("name", fileName);
-        if (name != null && !NAME.matcher(name).matches()) {
+        if (name != null && (!NAME.matcher(name).matches() || name.equals(".") || name.equals(".."))) {
             root.problem("name", "must be letters, digits, '.', '_' or '-' (it names a directory), was '" + name + "'");
         }
         ConfigNode w = root.object("workload");
         WorkloadSpec workload = workload(w);
-        Duration duration = duration(w, "duration");
+        Duration duration = duration(w, "duration", false); // 0 would run nothing and report it valid
         Campaign.Nemesis nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
         Campaign.Database db = database(root.object("database"), nemesis);
         if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
@@ -112,15 +131,14 @@ public final class CampaignLoader {
                     + workload.type().yamlName());
         }
         boolean stream = streaming == null ? mini : streaming && mini;
-        Duration checkTimeout = duration(c, "timeout");
+        Duration checkTimeout = duration(c, "timeout", false);
         if (checkTimeout != null && !sql) c.problem("timeout", "only applies to workload.type sql (the SQL checker)");
-        if (checkTimeout != null && checkTimeout.isZero()) c.problem("timeout", "must be more than 0");
-        Path store = Path.of(root.string("store", "store"));
-        if (!problems.isEmpty()) throw new ConfigException(f, problems);
+        Path store = path(root, "store", "store");
         if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
             w.problem("duration", "is not longer than nemesis.interval (" + nemesis.interval().toMillis()
                     + " ms): no fault would happen");
         }
+        if (!problems.isEmpty()) throw new ConfigException(f, problems);
         return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop,
                 stream, store, text, nemesis, checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
     }
@@ -162,11 +180,9 @@ public final class CampaignLoader {
                 }
             }
         }
-        Duration interval = orDefault(duration(n, "interval"), Duration.ofSeconds(10));
-        Duration length = orDefault(duration(n, "duration"), Duration.ofSeconds(5));
-        Duration latency = orDefault(duration(n, "latency"), Duration.ofMillis(100));
-        if (interval.isZero()) n.problem("interval", "must be more than 0");
-        if (length.isZero()) n.problem("duration", "must be more than 0");
+        Duration interval = orDefault(duration(n, "interval", false), Duration.ofSeconds(10));
+        Duration length = orDefault(duration(n, "duration", false), Duration.ofSeconds(5));
+        Duration latency = orDefault(duration(n, "latency", false), Duration.ofMillis(100));
         List<Integer> targets = new ArrayList<>();
         List<String> t = n.strings("targets");
         if (t != null) {
@@ -274,14 +290,13 @@ public final class CampaignLoader {
         }
         String image = d.string("image", null);
         if (image != null && provision != Provision.DOCKER) d.problem("image", "only applies to provision: docker");
-        Duration timeout = duration(d, "timeout");
+        Duration timeout = duration(d, "timeout", false);
         if (timeout == null) timeout = nemesis != null ? Campaign.DEFAULT_TIMEOUT : Duration.ofSeconds(60);
-        if (timeout.isZero()) d.problem("timeout", "must be more than 0");
         String writes = d.choice("writes", "update", List.of("update", "upsert"));
         if ("upsert".equals(writes) && type == DbType.MONGODB) {
             d.problem("writes", "upsert is SQL's; mongodb writes are updates of documents");
         }
-        Duration opPause = duration(d, "op-pause");
+        Duration opPause = duration(d, "op-pause", true); // 0: no pause, the default
         int tables = d.integer("tables", 1L, 1, 1000).intValue();
         if (tables > 1 && type == DbType.MONGODB) d.problem("tables", "tables is SQL's; mongodb uses one collection");
         return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes,
@@ -303,6 +318,10 @@ public final class CampaignLoader {
         double hotKeys = w.number("hot-keys", 0.2, 0, 1, true);
         double hotOps = w.number("hot-ops", 0.8, 0, 1, false);
         double mean = w.number("exponential-mean", 0.1, 0, 1e6, true);
+        if ("zipfian".equals(dist) && keys > MAX_ZIPFIAN_KEYS) {
+            w.problem("keys", "zipfian keeps a table of 8 bytes per key; at most " + MAX_ZIPFIAN_KEYS + ", was " + keys);
+            dist = "uniform";
+        }
         KeyDistribution d;
         switch (dist == null ? "uniform" : dist) {
             case "zipfian": d = new KeyDistribution.Zipfian(keys, exponent); break;
@@ -321,7 +340,7 @@ public final class CampaignLoader {
             }
             try {
                 double v = Double.parseDouble(e.getValue());
-                if (v < 0) throw new NumberFormatException();
+                if (!(v >= 0) || Double.isInfinite(v)) throw new NumberFormatException();
                 shapes.put(s, v);
             } catch (NumberFormatException ex) {
                 w.problem("shapes." + e.getKey(), "weight must be a number >= 0, was '" + e.getValue() + "'");
@@ -373,7 +392,11 @@ public final class CampaignLoader {
         return null;
     }
 
-    private static Duration duration(ConfigNode w, String key) {
+    /**
+     * A duration such as 500ms, 30s, 2m or 1h, at most {@link #MAX_DURATION}, or null when absent. Zero only where
+     * {@code zeroAllowed} (op-pause: no pause); elsewhere it would mean "run nothing" or "never wait".
+     */
+    private static Duration duration(ConfigNode w, String key, boolean zeroAllowed) {
         String s = w.string(key, null);
         if (s == null) return null;
         Matcher m = DURATION.matcher(s.trim());
@@ -381,12 +404,28 @@ public final class CampaignLoader {
             w.problem(key, "must look like 500ms, 30s, 2m or 1h, was '" + s + "'");
             return null;
         }
-        long n = Long.parseLong(m.group(1));
-        switch (m.group(2)) {
-            case "ms": return Duration.ofMillis(n);
-            case "s": return Duration.ofSeconds(n);
-            case "m": return Duration.ofMinutes(n);
-            default: return Duration.ofHours(n);
+        long unitMillis = m.group(2).equals("ms") ? 1 : m.group(2).equals("s") ? 1_000
+                : m.group(2).equals("m") ? 60_000 : 3_600_000;
+        BigInteger millis = new BigInteger(m.group(1)).multiply(BigInteger.valueOf(unitMillis));
+        if (millis.compareTo(BigInteger.valueOf(MAX_DURATION.toMillis())) > 0) {
+            w.problem(key, "must be at most " + MAX_DURATION.toHours() + "h (a year), was '" + s + "'");
+            return null;
+        }
+        if (millis.signum() == 0 && !zeroAllowed) {
+            w.problem(key, "must be more than 0, was '" + s + "'");
+            return null;
+        }
+        return Duration.ofMillis(millis.longValueExact());
+    }
+
+    /** A path (a NUL character, say, makes none), or the default. */
+    private static Path path(ConfigNode n, String key, String dflt) {
+        String s = n.string(key, dflt);
+        try {
+            return Path.of(s);
+        } catch (InvalidPathException e) {
+            n.problem(key, "is not a usable path: " + e.getReason());
+            return Path.of(dflt);
         }
     }
 

@@ -1,12 +1,16 @@
 package isostress.harness.config;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import org.yaml.snakeyaml.LoaderOptions;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -34,77 +38,53 @@ final class ConfigNode {
         this.problems = problems;
     }
 
-    /** Parses YAML text; a syntax error is the one problem reported. */
+    /**
+     * Parses YAML text. A syntax error is the one problem reported; duplicate keys, further documents, aliases and
+     * deep nesting are reported by {@link KeyLines}. Null when there is no tree to read.
+     */
     static ConfigNode parse(String file, String yaml, List<String> problems) {
-        YAMLFactory f = new YAMLFactory();
+        // The scan reads duplicates itself (LoaderOptions.setAllowDuplicateKeys(false) makes Jackson's parser stop
+        // at the first, like STRICT_DUPLICATE_DETECTION); the tree is read only after a clean scan, with both on as
+        // a second line of defence.
+        YAMLFactory scanning = YAMLFactory.builder().loaderOptions(loaderOptions(true)).build();
+        YAMLFactory f = YAMLFactory.builder().loaderOptions(loaderOptions(false))
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
         Map<String, Integer> lines = new HashMap<>();
+        int before = problems.size();
         try {
-            recordLines(f.createParser(yaml), lines);
+            try (YAMLParser p = scanning.createParser(yaml)) {
+                KeyLines.scan(file, p, lines, problems);
+            }
+            if (problems.size() > before) return null;
             JsonNode root = new ObjectMapper(f).readTree(yaml);
             if (root == null || !root.isObject()) {
                 problems.add(file + ":1 the campaign must be a YAML mapping (name:, database:, workload:, ...)");
                 return null;
             }
             return new ConfigNode(file, "", root, lines, problems);
-        } catch (IOException e) {
-            String msg = e.getMessage();
+        } catch (JacksonException e) {
+            String msg = String.valueOf(e.getOriginalMessage());
             int nl = msg.indexOf('\n');
-            int line = e instanceof com.fasterxml.jackson.core.JacksonException
-                    && ((com.fasterxml.jackson.core.JacksonException) e).getLocation() != null
-                    ? ((com.fasterxml.jackson.core.JacksonException) e).getLocation().getLineNr() : 0;
+            int line = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getLineNr());
             problems.add(file + ":" + line + " malformed YAML: " + (nl > 0 ? msg.substring(0, nl) : msg));
             return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading YAML from a string", e); // a StringReader does not fail
         }
     }
 
-    /** Records the line of every key path, e.g. {@code workload.keys} or {@code check.levels[1]}. */
-    private static void recordLines(JsonParser p, Map<String, Integer> lines) throws IOException {
-        List<String> stack = new ArrayList<>();
-        List<Integer> index = new ArrayList<>();
-        JsonToken t;
-        while ((t = p.nextToken()) != null) {
-            int line = p.currentTokenLocation().getLineNr();
-            switch (t) {
-                case FIELD_NAME:
-                    lines.putIfAbsent(join(stack, p.currentName()), line);
-                    break;
-                case START_OBJECT:
-                case START_ARRAY: {
-                    String here = containerPath(p, stack, index);
-                    stack.add(here);
-                    index.add(t == JsonToken.START_ARRAY ? 0 : -1);
-                    break;
-                }
-                case END_OBJECT:
-                case END_ARRAY:
-                    stack.remove(stack.size() - 1);
-                    index.remove(index.size() - 1);
-                    bumpIndex(index);
-                    break;
-                default:
-                    if (!index.isEmpty() && index.get(index.size() - 1) >= 0) {
-                        lines.putIfAbsent(stack.get(stack.size() - 1) + "[" + index.get(index.size() - 1) + "]", line);
-                    }
-                    bumpIndex(index);
-            }
-        }
-    }
-
-    private static String containerPath(JsonParser p, List<String> stack, List<Integer> index) throws IOException {
-        if (stack.isEmpty()) return "";
-        int i = index.get(index.size() - 1);
-        String parent = stack.get(stack.size() - 1);
-        if (i >= 0) return parent + "[" + i + "]";
-        return join(stack, p.currentName());
-    }
-
-    private static void bumpIndex(List<Integer> index) {
-        if (!index.isEmpty() && index.get(index.size() - 1) >= 0) index.set(index.size() - 1, index.get(index.size() - 1) + 1);
-    }
-
-    private static String join(List<String> stack, String name) {
-        String parent = stack.isEmpty() ? "" : stack.get(stack.size() - 1);
-        return parent.isEmpty() ? name : parent + "." + name;
+    /**
+     * SnakeYAML's limits, for whatever its parser does with them: the text is at most CampaignText.MAX_CHARS anyway,
+     * and Jackson's streaming parser neither composes nodes nor expands aliases (maxAliasesForCollections acts in
+     * SnakeYAML's Composer).
+     */
+    private static LoaderOptions loaderOptions(boolean allowDuplicateKeys) {
+        LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit(CampaignText.MAX_CHARS + 1);
+        options.setAllowDuplicateKeys(allowDuplicateKeys);
+        options.setMaxAliasesForCollections(0);
+        options.setNestingDepthLimit(KeyLines.MAX_DEPTH);
+        return options;
     }
 
     private String child(String key) {
@@ -157,6 +137,7 @@ final class ConfigNode {
         return v;
     }
 
+    /** An integer in [min, max] (compared exactly: 2^64 is not taken modulo 2^64), or the default. */
     Long integer(String key, Long dflt, long min, long max) {
         JsonNode n = node.get(key);
         if (n == null || n.isNull()) return dflt;
@@ -164,16 +145,16 @@ final class ConfigNode {
             problem(key, "must be an integer, was " + describe(n));
             return dflt;
         }
-        long v = n.asLong();
-        if (v < min) {
+        BigInteger v = n.bigIntegerValue();
+        if (v.compareTo(BigInteger.valueOf(min)) < 0) {
             problem(key, "must be >= " + min + ", was " + v);
             return dflt;
         }
-        if (v > max) {
+        if (v.compareTo(BigInteger.valueOf(max)) > 0) {
             problem(key, "must be <= " + max + ", was " + v);
             return dflt;
         }
-        return v;
+        return v.longValueExact();
     }
 
     Double number(String key, Double dflt, double min, double max, boolean minExclusive) {
@@ -184,6 +165,10 @@ final class ConfigNode {
             return dflt;
         }
         double v = n.asDouble();
+        if (!Double.isFinite(v)) {
+            problem(key, "must be a finite number, was " + n.asText());
+            return dflt;
+        }
         if (minExclusive ? v <= min : v < min) {
             problem(key, "must be " + (minExclusive ? "> " : ">= ") + min + ", was " + v);
             return dflt;
