@@ -72,6 +72,11 @@ public final class CampaignLoader {
         } catch (IOException e) {
             throw new ConfigException(file.toString(), List.of(file + ": cannot read it: " + e.getMessage()));
         }
+        return fromBytes(file, bytes);
+    }
+
+    /** Validates campaign {@code bytes}, as if read from {@code file}. */
+    static Campaign fromBytes(Path file, byte[] bytes) {
         List<String> problems = new ArrayList<>();
         String text = CampaignText.decode(file.toString(), bytes, problems);
         if (text == null) throw new ConfigException(file.toString(), problems);
