@@ -148,6 +148,15 @@ public final class CampaignLoader {
                 stream, store, text, nemesis, checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
     }
 
+    /**
+     * {@code file:line keyPath} of a loaded campaign's key, for problems found once it runs (a server refusing a
+     * setting); the line of the nearest enclosing key that is written down, or 1.
+     */
+    public static String where(Campaign c, String keyPath) {
+        ConfigNode root = ConfigNode.parse(c.source().toString(), c.text(), new ArrayList<>());
+        return c.source() + ":" + (root == null ? 1 : root.lineOf(keyPath)) + " " + keyPath;
+    }
+
     /** What an sql workload needs from the database and its isolation mix. */
     private static void checkSql(ConfigNode w, ConfigNode d, WorkloadSpec workload, Campaign.Database db,
                                  Campaign.Nemesis nemesis) {

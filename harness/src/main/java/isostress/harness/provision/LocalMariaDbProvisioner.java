@@ -135,7 +135,17 @@ final class LocalMariaDbProvisioner implements Provisioner {
             }
             r.startupMillis = (System.nanoTime() - t0) / 1_000_000;
         } catch (IOException | InterruptedException | RuntimeException e) {
+            // mariadbd exits at once on a setting it does not know or cannot set; say which, in its words (read
+            // before close() removes the data directories with the error logs).
+            SettingRefusedException refused = null;
+            for (MariaDbServer srv : servers) {
+                if (refused == null) {
+                    refused = SettingRefusedException.find(n > 1 ? "MariaDB Galera node " + srv.name()
+                            : "local MariaDB", srv.errorLines(), db.settings().keySet());
+                }
+            }
             r.close();
+            if (refused != null && !(e instanceof InterruptedException)) throw refused;
             throw e;
         }
         return r;

@@ -69,8 +69,9 @@ final class MariaDbServer implements DbNode {
         while (System.nanoTime() < deadline) {
             Process p = process;
             if (p == null || !p.isAlive()) {
+                List<String> errors = errorLines();
                 throw new IOException(name + ": mariadbd exited with status " + (p == null ? "?" : p.exitValue()) + ": "
-                        + LocalMariaDbProvisioner.tail(errorLog()));
+                        + (errors.isEmpty() ? LocalMariaDbProvisioner.tail(errorLog()) : errors.get(0)));
             }
             if (Files.exists(socket())) {
                 String q = readyQuery == null ? "SELECT 'ready'" : readyQuery;
@@ -81,6 +82,24 @@ final class MariaDbServer implements DbNode {
         }
         throw new IOException(name + " was not ready within " + timeoutSeconds + " s (last answer '" + last + "'): "
                 + LocalMariaDbProvisioner.tail(errorLog()));
+    }
+
+    /**
+     * The {@code [ERROR]} lines of the error log, from the severity on (the timestamp dropped), e.g.
+     * {@code [ERROR] /usr/sbin/mariadbd: unknown variable 'bogus_setting=1'}.
+     */
+    List<String> errorLines() {
+        List<String> out = new ArrayList<>();
+        try {
+            if (!Files.exists(errorLog())) return out;
+            for (String line : Files.readAllLines(errorLog(), java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                int at = line.indexOf("[ERROR]");
+                if (at >= 0 && !line.contains("[ERROR] Aborting")) out.add(line.substring(at).trim());
+            }
+        } catch (IOException e) {
+            // unreadable: nothing to quote
+        }
+        return out;
     }
 
     @Override

@@ -133,7 +133,7 @@ public final class CampaignRunner {
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) throw (InterruptedException) e;
-            error = e instanceof RunAbortedException ? e.getMessage() : describe(e);
+            error = e instanceof RunAbortedException ? e.getMessage() : describe(campaign, e);
             log.line("error: " + error);
         } finally {
             for (TcpProxy p : proxies) p.close();
@@ -289,6 +289,14 @@ public final class CampaignRunner {
         } catch (IllegalStateException e) {
             // shutting down: the hook runs
         }
+    }
+
+    /** As {@link #describe(Throwable)}; a setting the server refused is named by file, line and key path. */
+    static String describe(Campaign c, Throwable e) {
+        if (e instanceof isostress.harness.provision.SettingRefusedException) {
+            return ((isostress.harness.provision.SettingRefusedException) e).located(c);
+        }
+        return describe(e);
     }
 
     static String describe(Throwable e) {

@@ -83,7 +83,7 @@ final class SqlRun {
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) throw (InterruptedException) e;
-            error = CampaignRunner.describe(e);
+            error = CampaignRunner.describe(campaign, e);
             log.line("error: " + error);
         } finally {
             if (db != null) db.close();
