@@ -228,8 +228,8 @@ class CampaignLoaderFuzzTest {
         return outcome;
     }
 
-    /** What the runner relies on once a campaign loaded. */
-    static void sane(Campaign c, Mutant m) {
+    /** What the runner relies on once a campaign loaded; {@code from} names the input in the failure. */
+    static void sane(Campaign c, Object from) {
         List<String> bad = new ArrayList<>();
         if (!c.name().matches("[A-Za-z0-9._-]+") || c.name().equals(".") || c.name().equals("..")) bad.add("name");
         if (c.runs() < 1 || c.maxAnomalies() < 1 || c.searchBudget() < 1) bad.add("runs/max-anomalies/search-budget");
@@ -255,7 +255,7 @@ class CampaignLoaderFuzzTest {
         }
         if (c.levels().isEmpty() && w.type() != WorkloadType.SQL) bad.add("levels");
         if (!positive(c.checkTimeout()) || c.store() == null) bad.add("check.timeout/store");
-        if (!bad.isEmpty()) throw new AssertionError("loaded but not sane (" + bad + "): " + m);
+        if (!bad.isEmpty()) throw new AssertionError("loaded but not sane (" + bad + "): " + from);
     }
 
     private static boolean ratio(double r) {

@@ -13,8 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every campaign shipped in configs/ (including configs/known-bugs/) loads: a user copying one never meets a stale
- * key. The only problems tolerated are environment variables an external campaign names and this machine lacks.
+ * Every campaign shipped in configs/ (including configs/known-bugs/) loads, and passes the fuzz test's sanity checks
+ * (positive counts, finite ratios, positive durations, ...): a user copying one never meets a stale key. The only
+ * problems tolerated are environment variables an external campaign names and this machine lacks.
  */
 class ShippedConfigsTest {
     private static final Path CONFIGS = Path.of("..", "configs");
@@ -29,7 +30,7 @@ class ShippedConfigsTest {
         List<String> broken = new ArrayList<>();
         for (Path f : files) {
             try {
-                CampaignLoader.load(f);
+                CampaignLoaderFuzzTest.sane(CampaignLoader.load(f), f);
             } catch (ConfigException e) {
                 List<String> real = e.problems().stream().filter(p -> !p.contains("environment variable")).toList();
                 if (!real.isEmpty()) broken.add(f + ": " + real);
