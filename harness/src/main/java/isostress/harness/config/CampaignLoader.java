@@ -10,9 +10,7 @@ import isostress.harness.config.Campaign.Isolation;
 import isostress.harness.config.Campaign.Provision;
 
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +19,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -49,10 +46,9 @@ public final class CampaignLoader {
             IsolationLevel.SERIALIZABLE);
     private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming", "timeout");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     /** Longest duration of anything (a year): durations are later taken in nanoseconds, which overflow at 292 years. */
-    static final Duration MAX_DURATION = Duration.ofDays(365);
+    static final Duration MAX_DURATION = ConfigNode.MAX_DURATION;
     /** Most keys a zipfian distribution may have: its table takes 8 bytes per key (80 MB here). */
     static final int MAX_ZIPFIAN_KEYS = 10_000_000;
 
@@ -104,7 +100,7 @@ public final class CampaignLoader {
         }
         ConfigNode w = root.object("workload");
         WorkloadSpec workload = workload(w);
-        Duration duration = duration(w, "duration", false); // 0 would run nothing and report it valid
+        Duration duration = w.duration("duration", false); // 0 would run nothing and report it valid
         Campaign.Nemesis nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
         Campaign.Database db = database(root.object("database"), nemesis);
         if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
@@ -136,9 +132,9 @@ public final class CampaignLoader {
                     + workload.type().yamlName());
         }
         boolean stream = streaming == null ? mini : streaming && mini;
-        Duration checkTimeout = duration(c, "timeout", false);
+        Duration checkTimeout = c.duration("timeout", false);
         if (checkTimeout != null && !sql) c.problem("timeout", "only applies to workload.type sql (the SQL checker)");
-        Path store = path(root, "store", "store");
+        Path store = root.path("store", "store");
         if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
             w.problem("duration", "is not longer than nemesis.interval (" + nemesis.interval().toMillis()
                     + " ms): no fault would happen");
@@ -194,9 +190,9 @@ public final class CampaignLoader {
                 }
             }
         }
-        Duration interval = orDefault(duration(n, "interval", false), Duration.ofSeconds(10));
-        Duration length = orDefault(duration(n, "duration", false), Duration.ofSeconds(5));
-        Duration latency = orDefault(duration(n, "latency", false), Duration.ofMillis(100));
+        Duration interval = orDefault(n.duration("interval", false), Duration.ofSeconds(10));
+        Duration length = orDefault(n.duration("duration", false), Duration.ofSeconds(5));
+        Duration latency = orDefault(n.duration("latency", false), Duration.ofMillis(100));
         List<Integer> targets = new ArrayList<>();
         List<String> t = n.strings("targets");
         if (t != null) {
@@ -304,13 +300,13 @@ public final class CampaignLoader {
         }
         String image = d.string("image", null);
         if (image != null && provision != Provision.DOCKER) d.problem("image", "only applies to provision: docker");
-        Duration timeout = duration(d, "timeout", false);
+        Duration timeout = d.duration("timeout", false);
         if (timeout == null) timeout = nemesis != null ? Campaign.DEFAULT_TIMEOUT : Duration.ofSeconds(60);
         String writes = d.choice("writes", "update", List.of("update", "upsert"));
         if ("upsert".equals(writes) && type == DbType.MONGODB) {
             d.problem("writes", "upsert is SQL's; mongodb writes are updates of documents");
         }
-        Duration opPause = duration(d, "op-pause", true); // 0: no pause, the default
+        Duration opPause = d.duration("op-pause", true); // 0: no pause, the default
         int tables = d.integer("tables", 1L, 1, 1000).intValue();
         if (tables > 1 && type == DbType.MONGODB) d.problem("tables", "tables is SQL's; mongodb uses one collection");
         return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes,
@@ -404,43 +400,6 @@ public final class CampaignLoader {
     private static MtShape shape(String name) {
         for (MtShape s : MtShape.values()) if (s.name().equalsIgnoreCase(name)) return s;
         return null;
-    }
-
-    /**
-     * A duration such as 500ms, 30s, 2m or 1h, at most {@link #MAX_DURATION}, or null when absent. Zero only where
-     * {@code zeroAllowed} (op-pause: no pause); elsewhere it would mean "run nothing" or "never wait".
-     */
-    private static Duration duration(ConfigNode w, String key, boolean zeroAllowed) {
-        String s = w.string(key, null);
-        if (s == null) return null;
-        Matcher m = DURATION.matcher(s.trim());
-        if (!m.matches()) {
-            w.problem(key, "must look like 500ms, 30s, 2m or 1h, was '" + s + "'");
-            return null;
-        }
-        long unitMillis = m.group(2).equals("ms") ? 1 : m.group(2).equals("s") ? 1_000
-                : m.group(2).equals("m") ? 60_000 : 3_600_000;
-        BigInteger millis = new BigInteger(m.group(1)).multiply(BigInteger.valueOf(unitMillis));
-        if (millis.compareTo(BigInteger.valueOf(MAX_DURATION.toMillis())) > 0) {
-            w.problem(key, "must be at most " + MAX_DURATION.toHours() + "h (a year), was '" + s + "'");
-            return null;
-        }
-        if (millis.signum() == 0 && !zeroAllowed) {
-            w.problem(key, "must be more than 0, was '" + s + "'");
-            return null;
-        }
-        return Duration.ofMillis(millis.longValueExact());
-    }
-
-    /** A path (a NUL character, say, makes none), or the default. */
-    private static Path path(ConfigNode n, String key, String dflt) {
-        String s = n.string(key, dflt);
-        try {
-            return Path.of(s);
-        } catch (InvalidPathException e) {
-            n.problem(key, "is not a usable path: " + e.getReason());
-            return Path.of(dflt);
-        }
     }
 
     /** The levels asked for, or by default what the isolation setting promises. */

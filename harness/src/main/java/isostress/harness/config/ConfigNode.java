@@ -11,12 +11,17 @@ import org.yaml.snakeyaml.LoaderOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A YAML mapping being read into a typed config, collecting every problem instead of stopping at the first. Jackson
@@ -24,6 +29,9 @@ import java.util.Map;
  * {@code campaign.yaml:12 workload.keys: must be >= 1, was 0} (STYLE.md (d)).
  */
 final class ConfigNode {
+    /** Longest duration of anything (a year): durations are later taken in nanoseconds, which overflow at 292 years. */
+    static final Duration MAX_DURATION = Duration.ofDays(365);
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
     private final String file;
     private final String path;
     private final JsonNode node;
@@ -156,11 +164,11 @@ final class ConfigNode {
         }
         BigInteger v = n.bigIntegerValue();
         if (v.compareTo(BigInteger.valueOf(min)) < 0) {
-            problem(key, "must be >= " + min + ", was " + v);
+            problem(key, "must be >= " + min + ", was " + shorten(v.toString()));
             return dflt;
         }
         if (v.compareTo(BigInteger.valueOf(max)) > 0) {
-            problem(key, "must be <= " + max + ", was " + v);
+            problem(key, "must be <= " + max + ", was " + shorten(v.toString()));
             return dflt;
         }
         return v.longValueExact();
@@ -210,6 +218,45 @@ final class ConfigNode {
         if (n.isTextual() && words.contains(n.asText())) return n.asText();
         problem(key, "must be true, false or " + String.join(", ", words) + ", was " + describe(n));
         return dflt;
+    }
+
+    /**
+     * A duration such as 500ms, 30s, 2m or 1h, at most {@link #MAX_DURATION}, or null when absent. Zero only where
+     * {@code zeroAllowed} (op-pause: no pause); elsewhere it would mean "run nothing" or "never wait".
+     */
+    Duration duration(String key, boolean zeroAllowed) {
+        String s = string(key, null);
+        if (s == null) return null;
+        Matcher m = DURATION.matcher(s.trim());
+        if (!m.matches()) {
+            problem(key, "must look like 500ms, 30s, 2m or 1h, was '" + shorten(s) + "'");
+            return null;
+        }
+        long unitMillis = m.group(2).equals("ms") ? 1 : m.group(2).equals("s") ? 1_000
+                : m.group(2).equals("m") ? 60_000 : 3_600_000;
+        // Compared by length first: a Long parse would overflow, a BigInteger parse is quadratic in the digits.
+        String digits = m.group(1).replaceFirst("^0+(?=\\d)", "");
+        if (digits.length() > 18 || Long.parseLong(digits) > MAX_DURATION.toMillis() / unitMillis) {
+            problem(key, "must be at most " + MAX_DURATION.toHours() + "h (a year), was '" + shorten(s) + "'");
+            return null;
+        }
+        long millis = Long.parseLong(digits) * unitMillis;
+        if (millis == 0 && !zeroAllowed) {
+            problem(key, "must be more than 0, was '" + s + "'");
+            return null;
+        }
+        return Duration.ofMillis(millis);
+    }
+
+    /** A path (a NUL character, say, makes none), or the default. */
+    Path path(String key, String dflt) {
+        String s = string(key, dflt);
+        try {
+            return Path.of(s);
+        } catch (InvalidPathException e) {
+            problem(key, "is not a usable path: " + e.getReason());
+            return Path.of(dflt);
+        }
     }
 
     /** A list of strings (a single string counts as a list of one), or null when absent. */
@@ -271,7 +318,12 @@ final class ConfigNode {
     private static String describe(JsonNode n) {
         if (n.isObject()) return "a mapping";
         if (n.isArray()) return "a list";
-        if (n.isTextual()) return "'" + n.asText() + "'";
-        return n.toString();
+        if (n.isTextual()) return "'" + shorten(n.asText()) + "'";
+        return shorten(n.toString());
+    }
+
+    /** A value as quoted in a problem: one sentence, so at most 80 characters of it. */
+    static String shorten(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 60) + "... (" + s.length() + " characters)";
     }
 }

@@ -125,6 +125,17 @@ class Issue13CampaignYamlTest {
     }
 
     @Test
+    void hugeNumbersTakeLinearTimeAndShortMessages() {
+        String digits = "9".repeat(500_000);
+        List<String> p = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> problems("workload:\n  seed: " + digits + "\n  duration: " + digits + "s\n"));
+        // Jackson's YAML resolver reads so long a number as text.
+        hasProblem(p, "camp.yaml:2 workload.seed:", "must be an integer, was '999");
+        hasProblem(p, "camp.yaml:3 workload.duration:", "must be at most 8760h");
+        assertTrue(p.stream().allMatch(s -> s.length() < 300), p.toString());
+    }
+
+    @Test
     void invalidUtf8NamesTheFileAndLine() throws Exception {
         // Old: "MalformedInputException: Input length = 1", no file, no line.
         Path f = dir.resolve("camp.yaml");
