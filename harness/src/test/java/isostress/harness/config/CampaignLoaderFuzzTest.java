@@ -56,7 +56,7 @@ class CampaignLoaderFuzzTest {
             ">", "- a", "mini", "sql", "list-append", "serializable", "snapshot", "read-committed", "kill",
             "[kill, pause]", "mongodb", "external", "docker", "mariadb", "embedded", "local", "zipfian", "hotspot",
             "campaign", "jdbc:postgresql://x/y", "\u00e9t\u00e9", "\uD83D\uDE00", "a: b: c", "{R1W1: 1}",
-            "{serializable: 0}");
+            "{serializable: 0}", "9".repeat(40), "9".repeat(2_000) + "s", "-" + "9".repeat(2_000));
     private static final List<String> LINES = List.of("---", "--- 5", "...", "%YAML 1.2", "&a", "<<: *a", "? [a, b]",
             ": x", "\t", "- x", "#", "workload:", "nemesis:", "database: x", "x: " + "[".repeat(40) + "]".repeat(40),
             "x: " + "{a: ".repeat(40) + "1" + "}".repeat(40), "[", "{", "'", "\"\\", "!!binary", "  - - - -",

@@ -136,6 +136,20 @@ class Issue13CampaignYamlTest {
     }
 
     @Test
+    void manyKeysAndElementsTakeLinearTime() {
+        StringBuilder keys = new StringBuilder("workload:\n"), levels = new StringBuilder("check:\n  levels:\n");
+        for (int i = 0; i < 10_000; i++) {
+            keys.append("  k").append(i).append(": 1\n");
+            levels.append("    - level").append(i).append('\n');
+        }
+        // About a second on an idle machine; the bound leaves room for a loaded one, not for quadratic time.
+        List<String> p = assertTimeoutPreemptively(Duration.ofSeconds(15), () -> problems(keys + "" + levels));
+        assertEquals(20_000, p.size());
+        hasProblem(p, "camp.yaml:10001 workload.k9999:", "unknown key");
+        hasProblem(p, "camp.yaml:20003 check.levels[9999]:", "unknown level 'level9999'");
+    }
+
+    @Test
     void invalidUtf8NamesTheFileAndLine() throws Exception {
         // Old: "MalformedInputException: Input length = 1", no file, no line.
         Path f = dir.resolve("camp.yaml");
