@@ -2,6 +2,7 @@ package isostress.harness.cli;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.ConnectionCheck;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.MariaDbAdapter;
 import isostress.harness.db.PostgresAdapter;
@@ -54,6 +55,9 @@ public final class HermitageCommand implements Callable<Integer> {
         try (RunningDatabase running = Provisioner.of(db).start(db, logs, 4)) {
             out.println("hermitage on " + running.description());
             out.flush();
+            // A wrong password or a closed port: exit 2 with the reason, not a stack trace from the first script.
+            ConnectionCheck.require(db.type(), running.jdbcUrl(), running.user(), running.password(),
+                    db.connectTimeout());
             List<String> detail = new ArrayList<>();
             Map<Campaign.Isolation, Map<String, String>> table = HermitageTable.run(
                     new HermitageRunner(running.jdbcUrl(), running.user(), running.password(), adapter), detail);
