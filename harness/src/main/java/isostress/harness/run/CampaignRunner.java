@@ -11,6 +11,7 @@ import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadGenerator;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
+import isostress.harness.config.Secrets;
 import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactories;
 import isostress.harness.db.ClientFactory;
@@ -115,7 +116,7 @@ public final class CampaignRunner {
             RunningDatabase started = db;
             hook = new Thread(started::close, "isostress-stop-database");
             Runtime.getRuntime().addShutdownHook(hook);
-            description = db.description();
+            description = Secrets.mask(db.description());
             log.line("database: " + description);
             onStarted.accept(db);
             out.printf("run %d/%d of %s (seed %d): %s, %s, %s workload, %,d transactions, %d sessions%n", index + 1,

@@ -57,9 +57,13 @@ class Issue13ConnectErrorsTest {
 
     /** {@code isostress run} of a small campaign with this database section. */
     static Exit run(String name, String database) throws IOException {
+        return run(name, database, "{type: mini, sessions: 2, transactions: 50, keys: 5}");
+    }
+
+    static Exit run(String name, String database, String workload) throws IOException {
         Path yaml = dir.resolve(name + ".yaml");
-        Files.writeString(yaml, "name: " + name + "\ndatabase: " + database + "\n"
-                + "workload: {type: mini, sessions: 2, transactions: 50, keys: 5}\nstore: " + dir.resolve("store") + "\n");
+        Files.writeString(yaml, "name: " + name + "\ndatabase: " + database + "\nworkload: " + workload + "\nstore: "
+                + dir.resolve("store") + "\n");
         return execute("run", yaml.toString(), "--no-progress");
     }
 
@@ -99,6 +103,14 @@ class Issue13ConnectErrorsTest {
                 + pgUrl("isouser:wrong", "127.0.0.1", pg.port(), "isodb", "") + "}");
         assertFailsFast(e, "cannot connect to 127.0.0.1:" + pg.port() + ": authentication failed for user 'isouser' "
                 + "(PostgreSQL 28P01): check user-env / password-env");
+    }
+
+    /** The sql workload has its own run loop ({@link SqlRun}); it connects through the same check. */
+    @Test
+    void wrongPasswordInAnSqlCampaign() throws Exception {
+        Exit e = run("pg-sql-wrong-password", "{type: postgresql, provision: external, url: "
+                + pgUrl("isouser:wrong", "127.0.0.1", pg.port(), "isodb", "") + "}", "{type: sql}");
+        assertFailsFast(e, "authentication failed for user 'isouser' (PostgreSQL 28P01)");
     }
 
     @Test
