@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
 public final class Secrets {
     /** What a secret is replaced with. */
     public static final String MASK = "***";
+    /** The shortest value hidden wherever it appears ({@link #add}). */
+    public static final int MIN_VALUE = 4;
 
     // scheme://user:password@ : the password stops at '@' and cannot hold '/', '?', '#' or blanks (RFC 3986 §3.2.1
     // userinfo, where those must be percent-encoded).
@@ -54,12 +56,16 @@ public final class Secrets {
         return SECRET_KEY.matcher(key).matches();
     }
 
-    /** Hides {@code value} (and its URL-decoded form) from now on, wherever it appears; null and "" are ignored. */
+    /**
+     * Hides {@code value} (and its URL-decoded form) from now on, wherever it appears. Values shorter than
+     * {@value #MIN_VALUE} characters are hidden only in the URL forms above: replacing every "p" of the output
+     * would garble it, and a secret that short is guessed, not read.
+     */
     public static void add(String value) {
-        if (value == null || value.isEmpty()) return;
+        if (value == null || value.length() < MIN_VALUE) return;
         VALUES.add(value);
         String decoded = decode(value);
-        if (!decoded.isEmpty()) VALUES.add(decoded);
+        if (decoded.length() >= MIN_VALUE) VALUES.add(decoded);
     }
 
     /**

@@ -63,6 +63,13 @@ class SecretsTest {
     }
 
     @Test
+    void aVeryShortPasswordIsHiddenInItsUrlOnly() {
+        CampaignLoader.parse(Path.of("m.yaml"), "name: m\ndatabase: {type: mongodb, provision: external, "
+                + "isolation: snapshot, url: \"mongodb://u:p@h:27017/\"}\n");
+        assertEquals("mongodb://u:***@h:27017/: is mongod up?", Secrets.mask("mongodb://u:p@h:27017/: is mongod up?"));
+    }
+
+    @Test
     void secretKeys() {
         for (String k : new String[] {"password", "ssl_passphrase_command", "api_token", "client_secret", "ssl_key_file"}) {
             assertTrue(Secrets.secretKey(k), k);
