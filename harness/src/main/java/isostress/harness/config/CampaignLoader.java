@@ -33,7 +33,8 @@ public final class CampaignLoader {
     private static final List<String> TOP = List.of("name", "database", "workload", "check", "runs",
             "stop-on-violation", "store", "nemesis");
     private static final List<String> DATABASE = List.of("type", "provision", "version", "url", "user-env",
-            "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause", "tables");
+            "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause",
+            "tables");
     private static final List<String> NEMESIS = List.of("faults", "interval", "duration", "targets", "latency",
             "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",

@@ -117,7 +117,8 @@ final class ConfigNode {
         Integer line = lines.get(p);
         if (line == null) line = lines.get(path);
         // Messages quote values ("was '...'"): a URL's password must not reach the terminal.
-        problems.add(Secrets.mask(file + ":" + (line == null ? 1 : line) + " " + (p.isEmpty() ? "" : p + ": ") + message));
+        problems.add(Secrets.mask(file + ":" + (line == null ? 1 : line) + " " + (p.isEmpty() ? "" : p + ": ")
+                + message));
     }
 
     boolean has(String key) {

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * a driver's message goes through {@link #mask}. Two kinds of secret are caught:
  * <ol>
  *   <li>by form, in any text: the password of a URL's user part ({@code scheme://user:PASSWORD@host}, JDBC and
- *       MongoDB alike) and a {@code password=} parameter ({@code ?password=}, {@code &password=}, {@code ;password=});</li>
+ *       MongoDB alike) and a {@code password=} parameter ({@code ?password=}, {@code &password=},
+ *       {@code ;password=});</li>
  *   <li>by value: secrets a loaded campaign names, registered by {@link #register}: the URL's password, the value of
  *       the {@code password-env} variable and the value of every {@code settings} key that looks secret
  *       ({@link #secretKey}). A driver's exception or a server's reply can quote these anywhere, in any form.</li>

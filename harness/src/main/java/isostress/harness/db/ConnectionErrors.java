@@ -17,8 +17,8 @@ import java.util.Locale;
  * authentication failed for user 'x' (PostgreSQL 28P01): check user-env / password-env". The driver's exception is
  * searched through its causes for what decides: a server error code, or the network exception underneath.
  *
- * <p>Codes: PostgreSQL SQLSTATEs from Appendix A of the manual (https://www.postgresql.org/docs/current/errcodes-appendix.html):
- * 28P01 invalid_password, 28000 invalid_authorization_specification (no such role, no pg_hba.conf entry), 3D000
+ * <p>Codes: PostgreSQL SQLSTATEs from Appendix A of the manual
+ * (https://www.postgresql.org/docs/current/errcodes-appendix.html): 28P01 invalid_password, 28000 invalid_authorization_specification (no such role, no pg_hba.conf entry), 3D000
  * invalid_catalog_name, 08001/08004 the client could not establish / the server rejected the connection. MariaDB
  * error numbers (https://mariadb.com/kb/en/mariadb-error-code-reference/): 1045 ER_ACCESS_DENIED_ERROR, 1044
  * ER_DBACCESS_DENIED_ERROR, 1049 ER_BAD_DB_ERROR.

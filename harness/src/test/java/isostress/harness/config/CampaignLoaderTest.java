@@ -147,7 +147,8 @@ class CampaignLoaderTest {
                 .connectTimeout(), "10 s by default, though statements may take 60 s");
         assertEquals(java.time.Duration.ofSeconds(30), CampaignLoader.parse(FILE, "database: {connect-timeout: 30s}\n")
                 .database().connectTimeout());
-        hasProblem(problems("database: {connect-timeout: 0s}\n"), "camp.yaml:1 database.connect-timeout:", "more than 0");
+        hasProblem(problems("database: {connect-timeout: 0s}\n"), "camp.yaml:1 database.connect-timeout:",
+                "more than 0");
         assertEquals(null, c.nemesis());
         hasProblem(problems("database: {writes: insert}\n"), "camp.yaml:1 database.writes:", "upsert");
         hasProblem(problems("database: {type: mongodb, url: 'mongodb://h/', writes: upsert}\n"),

@@ -23,9 +23,11 @@ class SecretsTest {
         assertEquals("jdbc:postgresql://u:***@h:5432/db", Secrets.mask("jdbc:postgresql://u:p%40ss@h:5432/db"));
         assertEquals("mongodb://admin:***@h1:27017,h2/?replicaSet=rs0",
                 Secrets.mask("mongodb://admin:s3cr3t@h1:27017,h2/?replicaSet=rs0"));
-        assertEquals("jdbc:mariadb://h/db?user=u&password=***&x=1", Secrets.mask("jdbc:mariadb://h/db?user=u&password=pw&x=1"));
+        assertEquals("jdbc:mariadb://h/db?user=u&password=***&x=1",
+                Secrets.mask("jdbc:mariadb://h/db?user=u&password=pw&x=1"));
         assertEquals("jdbc:mariadb://h/db?password=***", Secrets.mask("jdbc:mariadb://h/db?password=pw"));
-        assertEquals("jdbc:sqlserver://h;user=u;password=***;db=x", Secrets.mask("jdbc:sqlserver://h;user=u;password=pw;db=x"));
+        assertEquals("jdbc:sqlserver://h;user=u;password=***;db=x",
+                Secrets.mask("jdbc:sqlserver://h;user=u;password=pw;db=x"));
         assertEquals("url: \"jdbc:postgresql://u:***@h/db\"\n", Secrets.mask("url: \"jdbc:postgresql://u:pw@h/db\"\n"));
     }
 
@@ -40,7 +42,8 @@ class SecretsTest {
 
     @Test
     void registeredValuesAnywhere() {
-        String yaml = "name: x\ndatabase: {type: postgresql, provision: external, url: \"jdbc:postgresql://u:Pw%2Fx@h/db\", "
+        String yaml = "name: x\ndatabase: {type: postgresql, provision: external, "
+                + "url: \"jdbc:postgresql://u:Pw%2Fx@h/db\", "
                 + "settings: {ssl_passphrase_command: \"echo HUNTER2\", api_token: T0K3N, work_mem: 64MB}}\n";
         Campaign c = CampaignLoader.parse(Path.of("c.yaml"), yaml);
         String error = "FATAL: bad password Pw/x for user u; T0K3N was rejected; command 'echo HUNTER2' failed";
@@ -71,7 +74,8 @@ class SecretsTest {
 
     @Test
     void secretKeys() {
-        for (String k : new String[] {"password", "ssl_passphrase_command", "api_token", "client_secret", "ssl_key_file"}) {
+        for (String k : new String[] {"password", "ssl_passphrase_command", "api_token", "client_secret",
+                "ssl_key_file"}) {
             assertTrue(Secrets.secretKey(k), k);
         }
         for (String k : new String[] {"work_mem", "innodb_snapshot_isolation", "deadlock_timeout"}) {

@@ -24,6 +24,7 @@ class ClientUrlsTest {
         assertEquals("app", ClientUrls.database("jdbc:postgresql://u:p@h:1/app?x=y"));
         assertNull(ClientUrls.database("jdbc:postgresql://h:1/"));
         assertEquals("bob", ClientUrls.userParameter("jdbc:mariadb://h/db?ssl=true&user=bob&password=x"));
-        assertEquals("jdbc:postgresql://u:p@127.0.0.1:9/app", ClientUrls.via("jdbc:postgresql://u:p@h:5432/app", "127.0.0.1", 9));
+        assertEquals("jdbc:postgresql://u:p@127.0.0.1:9/app",
+                ClientUrls.via("jdbc:postgresql://u:p@h:5432/app", "127.0.0.1", 9));
     }
 }

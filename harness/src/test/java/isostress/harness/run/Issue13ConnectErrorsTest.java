@@ -156,7 +156,8 @@ class Issue13ConnectErrorsTest {
     void mongoClosedPortWithinItsConnectTimeout() throws Exception {
         int port = closedPort();
         Exit e = run("mongo-closed-port", "{type: mongodb, provision: external, isolation: snapshot, "
-                + "connect-timeout: 2s, url: \"mongodb://u:" + PASSWORD + "@127.0.0.1:" + port + "/?directConnection=true\"}");
+                + "connect-timeout: 2s, url: \"mongodb://u:" + PASSWORD + "@127.0.0.1:" + port
+                + "/?directConnection=true\"}");
         assertEquals(2, e.code(), e.all());
         assertTrue(e.all().contains("cannot connect to MongoDB at 127.0.0.1:" + port + ": no server answered within "
                 + "2000 ms (server selection: java.net.ConnectException: Connection refused)"), e.all());

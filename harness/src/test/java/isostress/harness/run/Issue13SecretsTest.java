@@ -56,8 +56,8 @@ class Issue13SecretsTest {
                 .redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(dir.resolve(name + ".err").toFile());
         pb.environment().putAll(env);
         int code = pb.start().waitFor();
-        Exit e = new Exit(code, Files.readString(dir.resolve(name + ".out")), Files.readString(dir.resolve(name + ".err")),
-                store);
+        Exit e = new Exit(code, Files.readString(dir.resolve(name + ".out")),
+                Files.readString(dir.resolve(name + ".err")), store);
         System.out.println("[" + name + "] exit " + code + "\n" + e.out() + e.err());
         return e;
     }
