@@ -116,7 +116,9 @@ final class ConfigNode {
         String p = key == null ? path : child(key);
         Integer line = lines.get(p);
         if (line == null) line = lines.get(path);
-        problems.add(file + ":" + (line == null ? 1 : line) + " " + (p.isEmpty() ? "" : p + ": ") + message);
+        // Messages quote values ("was '...'"): a URL's password must not reach the terminal.
+        problems.add(Secrets.mask(file + ":" + (line == null ? 1 : line) + " " + (p.isEmpty() ? "" : p + ": ")
+                + message));
     }
 
     boolean has(String key) {
