@@ -19,11 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The public bug histories of shared/corpus with their published verdicts (shared/corpus/README.md). The
+ * The public bug histories of the corpus (test resources {@code corpus/}, copied from the peers' repositories) with
+ * their published verdicts ({@code corpus/README.md}). The
  * mini-transaction ones go to the MTC-based checkers, the general ones (blind writes, lists) to the general checker.
  */
 class CorpusTest {
-    static final Path CORPUS = Path.of(System.getProperty("isostress.corpus", "../../shared/corpus"));
+    static final Path CORPUS = Path.of(System.getProperty("isostress.corpus", "src/test/resources/corpus"));
 
     /** file -> level -> expected verdict. */
     static final Map<String, Map<IsolationLevel, Verdict>> MINI = Map.of(

@@ -90,7 +90,7 @@ class Fig5AnomalyTest {
 
     @Test
     void readThenTwoWritesOfTheSameKeyIsValid() {
-        // MTC's SER checker rejects this valid history (shared/corpus/README.md).
+        // MTC's SER checker rejects this valid history (checker/src/test/resources/corpus/README.md).
         History h = new Hist().ok(1, "r 1 nil, w 1 1, w 1 2").ok(2, "r 1 2, w 1 3").build();
         Result r = Checker.check(h, List.of(STRICT_SERIALIZABLE, LINEARIZABLE), CheckOptions.DEFAULTS);
         assertEquals(Verdict.VALID, r.verdict(), r.levels().toString());

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * Reads the text format of MTC, PolySI and IsoVista: one op per line, {@code r(key,value,session,txn)} or
  * {@code w(key,value,session,txn)}.
  *
- * <p>Conventions of that format (shared/corpus/README.md): a transaction is the pair (session, txn), since some files
+ * <p>Conventions of that format (checker/src/test/resources/corpus/README.md): a transaction is the pair (session, txn), since some files
  * reuse a txn number in two sessions; order within a session is the order of first appearance; every transaction is
  * committed; there is no real-time order. Initial values come in one of two forms, detected here: an explicit
  * initial transaction (session 0 holding a single write-only transaction) becomes the {@link InitialState};

@@ -2,6 +2,8 @@ package isostress.harness.cli;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.config.Secrets;
+import isostress.harness.db.ConnectionCheck;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.MariaDbAdapter;
 import isostress.harness.db.PostgresAdapter;
@@ -52,12 +54,15 @@ public final class HermitageCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path logs = Files.createTempDirectory("isostress-hermitage");
         try (RunningDatabase running = Provisioner.of(db).start(db, logs, 4)) {
-            out.println("hermitage on " + running.description());
+            out.println("hermitage on " + Secrets.mask(running.description()));
             out.flush();
+            // A wrong password or a closed port: exit 2 with the reason, not a stack trace from the first script.
+            ConnectionCheck.require(db.type(), running.jdbcUrl(), running.user(), running.password(),
+                    db.connectTimeout());
             List<String> detail = new ArrayList<>();
             Map<Campaign.Isolation, Map<String, String>> table = HermitageTable.run(
                     new HermitageRunner(running.jdbcUrl(), running.user(), running.password(), adapter), detail);
-            if (verbose) detail.forEach(out::println);
+            if (verbose) detail.forEach(line -> out.println(Secrets.mask(line))); // server errors, quoted
             out.print(HermitageTable.markdown(db.type() == Campaign.DbType.POSTGRESQL ? "PostgreSQL" : "MariaDB", table));
             out.println("✓ prevented, — possible, R/O prevented only in read-only transactions");
         }

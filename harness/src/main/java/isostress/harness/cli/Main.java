@@ -1,6 +1,7 @@
 package isostress.harness.cli;
 
 import isostress.checker.history.InputException;
+import isostress.harness.config.Secrets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -40,9 +41,11 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             int code = exitCode(ex);
             if (code == INTERNAL) {
-                ex.printStackTrace(line.getErr());
+                java.io.StringWriter trace = new java.io.StringWriter();
+                ex.printStackTrace(new java.io.PrintWriter(trace));
+                line.getErr().print(Secrets.mask(trace.toString())); // drivers quote URLs in their messages
             } else {
-                line.getErr().println("isostress: " + message(ex));
+                line.getErr().println("isostress: " + Secrets.mask(message(ex)));
             }
             return code;
         });

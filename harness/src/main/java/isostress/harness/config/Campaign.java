@@ -155,10 +155,12 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
      * @param opPause     each client sleeps a random 0..opPause between the operations of a transaction (zero: none)
      * @param tables      SQL: keys spread over this many tables (key k in table k mod tables), as Jepsen's
      *                    table-count; 1 is one table
+     * @param connectTimeout the longest the first connection may take before the run stops with the reason (exit 2)
      */
     public record Database(DbType type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
-                           String image, Duration timeout, boolean upsert, Duration opPause, int tables) {
+                           String image, Duration timeout, boolean upsert, Duration opPause, int tables,
+                           Duration connectTimeout) {
         public Database {
             settings = Map.copyOf(settings);
         }
@@ -167,10 +169,13 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
         public Database(DbType type, Provision provision, String version, String url, String userEnv,
                         String passwordEnv, Isolation isolation, Map<String, String> settings) {
             this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, 1, null,
-                    DEFAULT_TIMEOUT, false, Duration.ZERO, 1);
+                    DEFAULT_TIMEOUT, false, Duration.ZERO, 1, DEFAULT_TIMEOUT);
         }
     }
 
-    /** Statement and connection timeout of the clients unless the campaign says otherwise. */
+    /**
+     * Statement and connection timeout of the clients unless the campaign says otherwise; also the default
+     * {@code connect-timeout} (the first connection's).
+     */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 }

@@ -31,7 +31,8 @@ public final class CampaignLoader {
     private static final List<String> TOP = List.of("name", "database", "workload", "check", "runs",
             "stop-on-violation", "store", "nemesis");
     private static final List<String> DATABASE = List.of("type", "provision", "version", "url", "user-env",
-            "password-env", "isolation", "settings", "nodes", "image", "timeout", "writes", "op-pause", "tables");
+            "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause",
+            "tables");
     private static final List<String> NEMESIS = List.of("faults", "interval", "duration", "targets", "latency",
             "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
@@ -302,6 +303,10 @@ public final class CampaignLoader {
         if (image != null && provision != Provision.DOCKER) d.problem("image", "only applies to provision: docker");
         Duration timeout = d.duration("timeout", false);
         if (timeout == null) timeout = nemesis != null ? Campaign.DEFAULT_TIMEOUT : Duration.ofSeconds(60);
+        Duration connectTimeout = d.duration("connect-timeout", false);
+        if (connectTimeout == null) {
+            connectTimeout = timeout.compareTo(Campaign.DEFAULT_TIMEOUT) < 0 ? timeout : Campaign.DEFAULT_TIMEOUT;
+        }
         String writes = d.choice("writes", "update", List.of("update", "upsert"));
         if ("upsert".equals(writes) && type == DbType.MONGODB) {
             d.problem("writes", "upsert is SQL's; mongodb writes are updates of documents");
@@ -309,8 +314,11 @@ public final class CampaignLoader {
         Duration opPause = d.duration("op-pause", true); // 0: no pause, the default
         int tables = d.integer("tables", 1L, 1, 1000).intValue();
         if (tables > 1 && type == DbType.MONGODB) d.problem("tables", "tables is SQL's; mongodb uses one collection");
-        return new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes,
-                image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause, tables);
+        Campaign.Database db = new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation,
+                settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
+                tables, connectTimeout);
+        Secrets.register(db);
+        return db;
     }
 
     private static WorkloadSpec workload(ConfigNode w) {

@@ -104,7 +104,9 @@ final class ConfigNode {
         String p = key == null ? path : child(key);
         Integer line = lines.get(p);
         if (line == null) line = lines.get(path);
-        problems.add(file + ":" + (line == null ? 1 : line) + " " + (p.isEmpty() ? "" : p + ": ") + message);
+        // Messages quote values ("was '...'"): a URL's password must not reach the terminal.
+        problems.add(Secrets.mask(file + ":" + (line == null ? 1 : line) + " " + (p.isEmpty() ? "" : p + ": ")
+                + message));
     }
 
     /** The line of {@code keyPath} (e.g. {@code database.settings.x}) or of its nearest written parent, or 1. */

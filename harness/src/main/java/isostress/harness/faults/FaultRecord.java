@@ -11,4 +11,7 @@ package isostress.harness.faults;
  * @param error   why injecting or healing it failed, or null
  */
 public record FaultRecord(String kind, String node, long start, long end, long healMillis, String error) {
+    public FaultRecord {
+        error = isostress.harness.config.Secrets.mask(error); // it quotes commands and drivers
+    }
 }

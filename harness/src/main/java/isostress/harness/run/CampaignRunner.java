@@ -11,6 +11,8 @@ import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadGenerator;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
+import isostress.harness.config.Secrets;
+import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactories;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.ClientUrls;
@@ -114,7 +116,7 @@ public final class CampaignRunner {
             RunningDatabase started = db;
             hook = new Thread(started::close, "isostress-stop-database");
             Runtime.getRuntime().addShutdownHook(hook);
-            description = db.description();
+            description = Secrets.mask(db.description());
             log.line("database: " + description);
             onStarted.accept(db);
             out.printf("run %d/%d of %s (seed %d): %s, %s, %s workload, %,d transactions, %d sessions%n", index + 1,
@@ -299,8 +301,21 @@ public final class CampaignRunner {
         return describe(e);
     }
 
+    /**
+     * One line for an error that stopped a run: a {@link CannotConnectException}'s or a plain IOException's
+     * sentence as it is, else the exception and, when it wraps another (HikariCP's "Connection is not available"
+     * does), the root cause.
+     */
     static String describe(Throwable e) {
+        // Ours: a sentence for people, its class name adds nothing.
+        if (e instanceof CannotConnectException || e.getClass() == IOException.class) return e.getMessage();
         String m = e.getMessage();
-        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+        String line = e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        if (root != e && root.getMessage() != null && (m == null || !m.contains(root.getMessage()))) {
+            line += " (cause: " + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+        }
+        return line;
     }
 }

@@ -121,7 +121,9 @@ public final class HistoryRecorder implements AutoCloseable {
         if (node != null) sb.append(",\"node\":\"").append(node).append('"');
         if (error != null) {
             sb.append(",\"error\":\"");
-            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(error, sb);
+            // The driver's message, which may quote a URL: masked like everything else the run stores.
+            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(
+                    isostress.harness.config.Secrets.mask(error), sb);
             sb.append('"');
         }
         write(sb.append("}\n"));

@@ -1,5 +1,7 @@
 package isostress.harness.run;
 
+import isostress.harness.config.Secrets;
+
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -56,8 +58,8 @@ public final class RunDirectory {
         return dir.resolve("logs");
     }
 
-    /** Writes the campaign as given, passwords in URLs masked. */
+    /** Writes the campaign as given, its secrets masked ({@link Secrets}). */
     public void writeCampaign(String yaml) throws IOException {
-        Files.writeString(dir.resolve("campaign.yaml"), yaml.replaceAll("(?i)(password=)[^&;\\s\"']*", "$1****"));
+        Files.writeString(dir.resolve("campaign.yaml"), Secrets.mask(yaml));
     }
 }

@@ -1,5 +1,7 @@
 package isostress.harness.run;
 
+import isostress.harness.config.Secrets;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +10,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 
-/** The harness's own log of a run ({@code logs/harness.log}): what it started, what went wrong. */
+/**
+ * The harness's own log of a run ({@code logs/harness.log}): what it started, what went wrong. Lines are masked
+ * ({@link Secrets}): errors quote drivers, and drivers may quote URLs.
+ */
 final class RunLog implements AutoCloseable {
     private final PrintWriter w;
 
@@ -18,7 +23,7 @@ final class RunLog implements AutoCloseable {
     }
 
     synchronized void line(String s) {
-        w.println(LocalDateTime.now() + " " + s);
+        w.println(LocalDateTime.now() + " " + Secrets.mask(s));
         w.flush();
     }
 

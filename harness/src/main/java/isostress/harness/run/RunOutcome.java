@@ -2,6 +2,7 @@ package isostress.harness.run;
 
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
+import isostress.harness.config.Secrets;
 
 /**
  * How a run ended.
@@ -22,6 +23,12 @@ import isostress.checker.model.Verdict;
 public record RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
                          String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
                          java.util.Map<String, Object> nodes, StreamingReport streaming, SqlVerdicts sql) {
+    /** Masks secrets in the texts results.json, report.html, the summary and stdout show (a driver may quote them). */
+    public RunOutcome {
+        database = Secrets.mask(database);
+        unchecked = Secrets.mask(unchecked);
+        error = Secrets.mask(error);
+    }
 
     /** A run of a workload other than sql. */
     public RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,

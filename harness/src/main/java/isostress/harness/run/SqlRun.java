@@ -9,6 +9,7 @@ import isostress.generator.sql.SqlWorkloadGenerator;
 import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
+import isostress.harness.config.Secrets;
 import isostress.harness.db.ClientFactories;
 import isostress.harness.db.JdbcClientFactory;
 import isostress.harness.provision.DbNode;
@@ -65,7 +66,7 @@ final class SqlRun {
             db = Provisioner.of(campaign.database()).start(campaign.database(), dir.logs(), spec.sessions() + 2);
             hook = new Thread(db::close, "isostress-stop-database");
             Runtime.getRuntime().addShutdownHook(hook);
-            description = db.description();
+            description = Secrets.mask(db.description());
             log.line("database: " + description);
             out.printf("run %d/%d of %s (seed %d): %s, sql workload, %,d transactions, %d sessions, levels %s%n",
                     index + 1, campaign.runs(), campaign.name(), seed, description, workload.size(), spec.sessions(),

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code isostress check}: verdicts, exit statuses 0/1/2/3, messages, --json and --out. */
 class CheckCommandTest {
-    static final Path CORPUS = Path.of("../../shared/corpus");
+    static final Path CORPUS = Path.of("../checker/src/test/resources/corpus");
 
     @TempDir
     Path dir;

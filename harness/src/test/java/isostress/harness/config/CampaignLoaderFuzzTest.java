@@ -40,7 +40,7 @@ class CampaignLoaderFuzzTest {
     private static final long MAX_MILLIS = 5_000;
     private static final List<String> KEYS = List.of("name", "database", "workload", "check", "runs",
             "stop-on-violation", "store", "nemesis", "type", "provision", "version", "url", "user-env", "isolation",
-            "settings", "nodes", "image", "timeout", "writes", "op-pause", "tables", "faults", "interval", "duration",
+            "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause", "tables", "faults", "interval", "duration",
             "targets", "latency", "seed", "sessions", "transactions", "keys", "distribution", "zipf-exponent",
             "hot-keys", "hot-ops", "exponential-mean", "shapes", "min-ops", "max-ops", "read-ratio", "rmw-ratio",
             "rotate-after", "groups", "isolation-mix", "levels", "max-anomalies", "search-budget", "streaming",
@@ -241,7 +241,7 @@ class CampaignLoaderFuzzTest {
         if (w.isolationMix().values().stream().anyMatch(v -> !(v > 0) || v.isInfinite())) bad.add("isolation-mix");
         if (c.duration() != null && !positive(c.duration())) bad.add("duration");
         var d = c.database();
-        if (!positive(d.timeout()) || d.opPause().isNegative() || d.opPause().compareTo(CampaignLoader.MAX_DURATION) > 0
+        if (!positive(d.timeout()) || !positive(d.connectTimeout()) || d.opPause().isNegative() || d.opPause().compareTo(CampaignLoader.MAX_DURATION) > 0
                 || d.nodes() < 1 || d.nodes() > 9 || d.tables() < 1) {
             bad.add("database");
         }

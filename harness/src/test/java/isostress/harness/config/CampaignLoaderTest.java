@@ -142,6 +142,13 @@ class CampaignLoaderTest {
         Campaign c = CampaignLoader.parse(FILE, "database: {type: mariadb, provision: local, nodes: 3, timeout: 4s}\n");
         assertEquals(3, c.database().nodes());
         assertEquals(java.time.Duration.ofSeconds(4), c.database().timeout());
+        assertEquals(java.time.Duration.ofSeconds(4), c.database().connectTimeout(), "no longer than timeout");
+        assertEquals(java.time.Duration.ofSeconds(10), CampaignLoader.parse(FILE, "database: {}\n").database()
+                .connectTimeout(), "10 s by default, though statements may take 60 s");
+        assertEquals(java.time.Duration.ofSeconds(30), CampaignLoader.parse(FILE, "database: {connect-timeout: 30s}\n")
+                .database().connectTimeout());
+        hasProblem(problems("database: {connect-timeout: 0s}\n"), "camp.yaml:1 database.connect-timeout:",
+                "more than 0");
         assertEquals(null, c.nemesis());
         hasProblem(problems("database: {writes: insert}\n"), "camp.yaml:1 database.writes:", "upsert");
         hasProblem(problems("database: {type: mongodb, url: 'mongodb://h/', writes: upsert}\n"),

@@ -25,15 +25,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Hermitage scripts on real PostgreSQL 16 and MariaDB 10.11 give the published table: the rows of
- * ../shared/FIELD.md ("Isolation in the databases we run"), read from the file itself.
+ * the project's FIELD notes ("Isolation in the databases we run"), kept in the test resource hermitage/published.md.
  */
 class HermitageTableTest {
-    static final Path FIELD = Path.of("../../shared/FIELD.md");
+    static final Path FIELD = Path.of("src/test/resources/hermitage/published.md");
 
     @TempDir
     Path logs;
 
-    /** FIELD.md's rows for {@code database} (as named in its first column): level -> the ten marks. */
+    /** The published rows for {@code database} (as named in its first column): level -> the ten marks. */
     static Map<String, List<String>> published(String database) throws Exception {
         Map<String, List<String>> rows = new LinkedHashMap<>();
         for (String line : Files.readAllLines(FIELD)) {
@@ -64,7 +64,7 @@ class HermitageTableTest {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void postgresqlMatchesThePublishedTable() throws Exception {
         Map<String, List<String>> expected = published("PostgreSQL");
-        assertEquals(3, expected.size(), "FIELD.md rows: " + expected);
+        assertEquals(3, expected.size(), "published rows: " + expected);
         assertEquals(expected, measured("database: {type: postgresql}\n", new PostgresAdapter()));
     }
 
@@ -73,7 +73,7 @@ class HermitageTableTest {
     void mariadbMatchesThePublishedTable() throws Exception {
         Services.requireLocalMariaDb();
         Map<String, List<String>> expected = published("MySQL/MariaDB InnoDB");
-        assertEquals(3, expected.size(), "FIELD.md rows: " + expected);
+        assertEquals(3, expected.size(), "published rows: " + expected);
         assertTrue(expected.get("repeatable read").contains("R/O"));
         assertEquals(expected, measured("database: {type: mariadb, provision: local}\n", new MariaDbAdapter()));
     }

@@ -12,6 +12,8 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.InsertManyOptions;
 import isostress.generator.workload.WorkloadType;
+import com.mongodb.MongoException;
+import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.TxnClient;
@@ -77,6 +79,21 @@ public final class MongoClientFactory implements ClientFactory {
         } catch (RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /**
+     * Pings the server(s) behind {@code uri} once, with {@code timeout} as the server selection and connect timeout,
+     * so that a closed port, an unknown host or a wrong password stops the run in seconds with the reason rather
+     * than when the first transaction gives up.
+     *
+     * @throws CannotConnectException why not, in one sentence
+     */
+    public static void check(String uri, String user, String password, Duration timeout) throws CannotConnectException {
+        try (MongoClient c = MongoClients.create(settings(uri, user, password, timeout))) {
+            c.getDatabase("admin").runCommand(new Document("ping", 1));
+        } catch (MongoException e) {
+            throw new CannotConnectException(MongoConnectErrors.explain(uri, user, timeout, e), e);
         }
     }
 

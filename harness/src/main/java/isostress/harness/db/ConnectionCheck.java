@@ -1,0 +1,68 @@
+package isostress.harness.db;
+
+import isostress.harness.config.Campaign;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One plain JDBC connection before the clients' pools are built. A HikariCP pool retries a failing connection until
+ * its connectionTimeout and then says only "Connection is not available, request timed out after 60001ms"; a plain
+ * {@link DriverManager} attempt gets the driver's own {@link SQLException} at once, which {@link ConnectionErrors}
+ * turns into the reason and what to try. The attempt runs on its own thread and is abandoned at the connect
+ * timeout, whatever the driver does (a dropped SYN, a server that accepts and never answers).
+ */
+public final class ConnectionCheck {
+    private ConnectionCheck() {
+    }
+
+    /**
+     * Connects to {@code url} as {@code user} and closes the connection again.
+     *
+     * @param user     the user, or null for the driver's default (or the URL's {@code user=})
+     * @param password the password, or null
+     * @param timeout  the longest the attempt may take
+     * @throws CannotConnectException why not, in one sentence
+     */
+    public static void require(Campaign.DbType type, String url, String user, String password, Duration timeout)
+            throws CannotConnectException, InterruptedException {
+        Properties p = new Properties();
+        if (user != null) p.setProperty("user", user);
+        if (password != null) p.setProperty("password", password);
+        long secs = Math.max(1, (timeout.toMillis() + 999) / 1000);
+        if (type == Campaign.DbType.POSTGRESQL) {
+            // pgjdbc: seconds (https://jdbc.postgresql.org/documentation/use/#connection-parameters)
+            p.setProperty("connectTimeout", String.valueOf(secs));
+            p.setProperty("loginTimeout", String.valueOf(secs));
+            p.setProperty("socketTimeout", String.valueOf(secs));
+        } else {
+            // MariaDB Connector/J: milliseconds
+            p.setProperty("connectTimeout", String.valueOf(timeout.toMillis()));
+            p.setProperty("socketTimeout", String.valueOf(timeout.toMillis()));
+        }
+        FutureTask<Void> attempt = new FutureTask<>(() -> {
+            try (Connection c = DriverManager.getConnection(url, p)) {
+                c.isValid((int) secs);
+            }
+            return null;
+        });
+        Thread t = new Thread(attempt, "isostress-connect");
+        t.setDaemon(true); // an attempt that never returns must not keep the JVM alive
+        t.start();
+        try {
+            attempt.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            t.interrupt();
+            throw new CannotConnectException(ConnectionErrors.noAnswer(type, url, timeout), e);
+        } catch (ExecutionException e) {
+            throw new CannotConnectException(ConnectionErrors.explain(type, url, user, e.getCause()), e.getCause());
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package isostress.harness.run;
+
+import isostress.harness.config.Campaign;
+import isostress.harness.provision.Provisioner;
+import isostress.harness.provision.RunningDatabase;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.Map;
+
+/**
+ * An embedded PostgreSQL that checks passwords, for campaigns with {@code provision: external} against it: its own
+ * pg_hba.conf (zonky's initdb trusts everyone) lets the superuser in on trust and asks everyone else for a
+ * SCRAM password; role {@link #USER} owns database {@link #DATABASE}.
+ */
+final class PasswordPostgres implements AutoCloseable {
+    static final String USER = "isouser", DATABASE = "isodb";
+    private final RunningDatabase db;
+
+    PasswordPostgres(Path dir, String password) throws Exception {
+        Path hba = dir.resolve("pg_hba.conf");
+        Files.writeString(hba, "local all all trust\n"
+                + "host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust\n"
+                + "host all all 127.0.0.1/32 scram-sha-256\nhost all all ::1/128 scram-sha-256\n");
+        Campaign.Database spec = new Campaign.Database(Campaign.DbType.POSTGRESQL, Campaign.Provision.EMBEDDED,
+                "16.15", null, null, null, Campaign.Isolation.SERIALIZABLE, Map.of("hba_file", hba.toString()));
+        db = Provisioner.of(spec).start(spec, dir.resolve("server-logs"), 20);
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl()); Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + password + "'");
+            s.execute("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+        }
+    }
+
+    int port() {
+        return db.nodes().get(0).clientPort();
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+}
