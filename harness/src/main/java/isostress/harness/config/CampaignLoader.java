@@ -337,7 +337,8 @@ public final class CampaignLoader {
         double hotOps = w.number("hot-ops", 0.8, 0, 1, false);
         double mean = w.number("exponential-mean", 0.1, 0, 1e6, true);
         if ("zipfian".equals(dist) && keys > MAX_ZIPFIAN_KEYS) {
-            w.problem("keys", "zipfian keeps a table of 8 bytes per key; at most " + MAX_ZIPFIAN_KEYS + ", was " + keys);
+            w.problem("keys", "zipfian keeps a table of 8 bytes per key; at most " + MAX_ZIPFIAN_KEYS + ", was "
+                    + keys);
             dist = "uniform";
         }
         KeyDistribution d;

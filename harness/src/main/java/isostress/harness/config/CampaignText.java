@@ -52,7 +52,8 @@ final class CampaignText {
     /** The text itself, when given as a string; null after adding one problem when it is too long. */
     static String check(String file, String text, List<String> problems) {
         if (text.length() > MAX_CHARS) {
-            problems.add(file + ":1 the text has " + text.length() + " characters; a campaign has at most " + MAX_CHARS);
+            problems.add(file + ":1 the text has " + text.length() + " characters; a campaign has at most "
+                    + MAX_CHARS);
             return null;
         }
         return withoutBom(text);

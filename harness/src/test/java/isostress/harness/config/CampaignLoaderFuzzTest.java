@@ -40,11 +40,11 @@ class CampaignLoaderFuzzTest {
     private static final long MAX_MILLIS = 5_000;
     private static final List<String> KEYS = List.of("name", "database", "workload", "check", "runs",
             "stop-on-violation", "store", "nemesis", "type", "provision", "version", "url", "user-env", "isolation",
-            "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause", "tables", "faults", "interval", "duration",
-            "targets", "latency", "seed", "sessions", "transactions", "keys", "distribution", "zipf-exponent",
-            "hot-keys", "hot-ops", "exponential-mean", "shapes", "min-ops", "max-ops", "read-ratio", "rmw-ratio",
-            "rotate-after", "groups", "isolation-mix", "levels", "max-anomalies", "search-budget", "streaming",
-            "R1W1", "serializable", "<<", "? x", "1", "");
+            "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause", "tables", "faults",
+            "interval", "duration", "targets", "latency", "seed", "sessions", "transactions", "keys", "distribution",
+            "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "shapes", "min-ops", "max-ops", "read-ratio",
+            "rmw-ratio", "rotate-after", "groups", "isolation-mix", "levels", "max-anomalies", "search-budget",
+            "streaming", "R1W1", "serializable", "<<", "? x", "1", "");
     private static final List<String> VALUES = List.of("0", "-0", "-1", "1", "2", "2147483647", "2147483648",
             "-2147483648", "-2147483649", "4294967296", "9223372036854775807", "9223372036854775808",
             "-9223372036854775808", "-9223372036854775809", "18446744073709551616", "99999999999999999999999999",
@@ -190,9 +190,9 @@ class CampaignLoaderFuzzTest {
     }
 
     /**
-     * {@code mvn -B -pl harness -am test -Dtest=CampaignLoaderFuzzTest#benchmark -Dsurefire.failIfNoSpecifiedTests=false
-     * -Dsurefire.excludedGroups= -Disostress.fuzz.tries=1000000}: the same property over many more mutants, drawn
-     * without shrinking; prints tries, outcomes and campaigns per second.
+     * {@code mvn -B -pl harness -am test -Dtest=CampaignLoaderFuzzTest#benchmark
+     * -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.excludedGroups= -Disostress.fuzz.tries=1000000}: the same
+     * property over many more mutants, drawn without shrinking; prints tries, outcomes and campaigns per second.
      */
     @Test
     @Tag("bench")
@@ -241,8 +241,9 @@ class CampaignLoaderFuzzTest {
         if (w.isolationMix().values().stream().anyMatch(v -> !(v > 0) || v.isInfinite())) bad.add("isolation-mix");
         if (c.duration() != null && !positive(c.duration())) bad.add("duration");
         var d = c.database();
-        if (!positive(d.timeout()) || !positive(d.connectTimeout()) || d.opPause().isNegative() || d.opPause().compareTo(CampaignLoader.MAX_DURATION) > 0
-                || d.nodes() < 1 || d.nodes() > 9 || d.tables() < 1) {
+        if (!positive(d.timeout()) || !positive(d.connectTimeout()) || d.opPause().isNegative()
+                || d.opPause().compareTo(CampaignLoader.MAX_DURATION) > 0 || d.nodes() < 1 || d.nodes() > 9
+                || d.tables() < 1) {
             bad.add("database");
         }
         var n = c.nemesis();

@@ -187,7 +187,8 @@ class Issue13CampaignYamlTest {
     void runRejectsABadCampaignWithExitTwoNoStackTraceAndNoRunDirectory() throws Exception {
         Path store = dir.resolve("store");
         Path f = dir.resolve("camp.yaml");
-        Files.writeString(f, "store: " + store + "\nworkload:\n  duration: 0s\nworkload:\n  seed: 18446744073709551616\n");
+        Files.writeString(f, "store: " + store + "\nworkload:\n  duration: 0s\nworkload:\n"
+                + "  seed: 18446744073709551616\n");
         CommandLine cl = Main.commandLine();
         StringWriter out = new StringWriter(), err = new StringWriter();
         cl.setOut(new PrintWriter(out));

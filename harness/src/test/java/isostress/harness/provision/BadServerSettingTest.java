@@ -58,7 +58,8 @@ class BadServerSettingTest {
         Services.requireLocalMariaDb();
         SettingRefusedException e = refused(database("database:\n  type: mariadb\n  settings: {bogus_setting: 1}\n"));
         assertEquals("bogus_setting", e.setting());
-        assertTrue(e.serverLine().matches("\\[ERROR] \\S*mariadbd: unknown variable 'bogus_setting=1'"), e.serverLine());
+        assertTrue(e.serverLine().matches("\\[ERROR] \\S*mariadbd: unknown variable 'bogus_setting=1'"),
+                e.serverLine());
     }
 
     @Test
