@@ -6,7 +6,9 @@ import isostress.harness.provision.DbNode;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -22,7 +24,8 @@ public final class Nemesis implements AutoCloseable {
     public interface EventSink {
         long now();
 
-        void event(String f, String valueJson);
+        /** One fault event; {@code value} holds strings and numbers, written as a JSON object. */
+        void event(String f, Map<String, Object> value);
     }
 
     private final Campaign.Nemesis spec;
@@ -88,7 +91,7 @@ public final class Nemesis implements AutoCloseable {
     private void inject(FaultKind kind, DbNode node, int index) {
         String name = kind.yamlName();
         long start = sink.now();
-        sink.event("start-" + name, "{\"node\":\"" + node.name() + "\"}");
+        sink.event("start-" + name, Map.of("node", node.name()));
         String error = null;
         try {
             begin(kind, node, index);
@@ -107,8 +110,11 @@ public final class Nemesis implements AutoCloseable {
         }
         long healMillis = (System.nanoTime() - t0) / 1_000_000;
         long end = sink.now();
-        sink.event("stop-" + name, "{\"node\":\"" + node.name() + "\"" + (kind == FaultKind.KILL
-                ? ",\"restart-ms\":" + healMillis : "") + (error == null ? "" : ",\"error\":\"" + json(error) + "\"") + "}");
+        Map<String, Object> stop = new LinkedHashMap<>();
+        stop.put("node", node.name());
+        if (kind == FaultKind.KILL) stop.put("restart-ms", healMillis);
+        if (error != null) stop.put("error", error);
+        sink.event("stop-" + name, stop);
         synchronized (records) {
             records.add(new FaultRecord(name, node.name(), start, end, kind == FaultKind.KILL ? healMillis : 0, error));
         }
@@ -181,12 +187,6 @@ public final class Nemesis implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    private static String json(String s) {
-        StringBuilder sb = new StringBuilder();
-        com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(s, sb);
-        return sb.toString();
     }
 
     /**

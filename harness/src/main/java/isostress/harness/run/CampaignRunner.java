@@ -226,9 +226,9 @@ public final class CampaignRunner {
                         return recorder.now();
                     }
 
-                    public void event(String f, String valueJson) {
-                        recorder.side("nemesis", "info", f, valueJson);
-                        log.line("nemesis: " + f + " " + valueJson);
+                    public void event(String f, java.util.Map<String, Object> value) {
+                        recorder.side("nemesis", "info", f, value);
+                        log.line("nemesis: " + f + " " + value);
                     }
                 });
                 // Ctrl-C: heal (restart, continue, remove iptables rules) before the database is stopped.

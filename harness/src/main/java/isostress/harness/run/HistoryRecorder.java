@@ -1,15 +1,20 @@
 package isostress.harness.run;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.Txn;
+import isostress.harness.config.Secrets;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +29,9 @@ import java.util.function.Consumer;
  * real time comes from indices and there is no clock skew. Whole lines are written under one lock and flushed every
  * 100 ms and at the end, so a crash leaves a checkable prefix.
  *
+ * <p>Every line is written by Jackson's streaming {@link JsonGenerator}, so strings (node names, errors, fault
+ * values) are escaped by construction (RFC 8259 §7).
+ *
  * <p>A listener ({@link #onCompletion}) sees each completed transaction as the reader of the file will: numbered by
  * its invocation among all transactions, with the same indices, times and line. The streaming check uses it rather
  * than re-reading the file.
@@ -32,10 +40,23 @@ public final class HistoryRecorder implements AutoCloseable {
     // Whole lines only reach the file: a BufferedWriter would spill a full buffer mid-line, and a harness killed
     // right then would leave a truncated last line that no reader accepts. Lines gather here and go out in one
     // write(2) each time (at 64 KiB or every 100 ms), which a SIGKILL cannot split.
+    // The generator writes UTF-8 into `pending` (its own buffer spills there mid-line, which is harmless: only
+    // drain() moves bytes to the file, and it runs between lines after flushing the generator).
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    // Names and fixed values quoted once (Jackson copies their bytes), which keeps the hot path as fast as the
+    // StringBuilder lines this replaced.
+    private static final SerializedString INDEX = new SerializedString("index"), TYPE = new SerializedString("type"),
+            PROCESS = new SerializedString("process"), TIME = new SerializedString("time"),
+            F = new SerializedString("f"), VALUE = new SerializedString("value"), NODE = new SerializedString("node"),
+            ERROR = new SerializedString("error"), TXN = new SerializedString("txn"),
+            INVOKE = new SerializedString("invoke"), R = new SerializedString("r"), W = new SerializedString("w"),
+            APPEND = new SerializedString("append"), CAS = new SerializedString("cas");
+    private static final SerializedString[] OUTCOMES = Arrays.stream(Outcome.values())
+            .map(o -> new SerializedString(o.jepsenName())).toArray(SerializedString[]::new);
     private final OutputStream out;
-    private final StringBuilder pending = new StringBuilder(1 << 17);
+    private final LineBuffer pending = new LineBuffer(1 << 17);
+    private final JsonGenerator gen;
     private final long start = System.nanoTime();
-    private final StringBuilder sb = new StringBuilder(256);
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "history-flush");
         t.setDaemon(true);
@@ -51,8 +72,15 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Opens {@code file} and writes the header: every key starts at {@code initial}. */
     public HistoryRecorder(Path file, long initial) throws IOException {
         out = Files.newOutputStream(file);
-        out.write(("{\"type\":\"header\",\"real-time\":true,\"initial-default\":" + initial + "}\n")
-                .getBytes(StandardCharsets.UTF_8));
+        // No separator between root values: each line ends with the '\n' written after it.
+        gen = MAPPER.getFactory().createGenerator(pending).setRootValueSeparator(null);
+        gen.writeStartObject();
+        gen.writeStringField("type", "header");
+        gen.writeBooleanField("real-time", true);
+        gen.writeNumberField("initial-default", initial);
+        gen.writeEndObject();
+        endLine();
+        drain();
         flusher.scheduleWithFixedDelay(this::flush, 100, 100, TimeUnit.MILLISECONDS);
     }
 
@@ -72,7 +100,7 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Records that {@code process} invokes a transaction of {@code ops} (read values not known yet). */
     public synchronized void invoke(long process, List<MicroOp> ops) {
         long idx = index, time = now();
-        line("invoke", idx, time, process, ops, null, null);
+        line(INVOKE, idx, time, process, ops, null, null);
         if (listener != null) inFlight.put(process, new long[] {invocations, idx, time});
         invocations++;
     }
@@ -85,7 +113,7 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Records the completion of {@code process}'s transaction on {@code node} (null: a single server). */
     public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error, String node) {
         long idx = index, time = now();
-        line(outcome.jepsenName(), idx, time, process, ops, error, node);
+        line(OUTCOMES[outcome.ordinal()], idx, time, process, ops, error, node);
         long[] inv = listener == null ? null : inFlight.remove(process);
         if (inv != null) {
             // Line idx + 2: the header is line 1 and every event one line, as the JSONL reader counts them.
@@ -94,13 +122,30 @@ public final class HistoryRecorder implements AutoCloseable {
         }
     }
 
-    /** Records an event of another process (a fault), with a JSON value. */
-    public synchronized void side(String process, String type, String f, String valueJson) {
-        sb.setLength(0);
-        sb.append("{\"index\":").append(index++).append(",\"type\":\"").append(type).append("\",\"process\":\"")
-          .append(process).append("\",\"time\":").append(now()).append(",\"f\":\"").append(f).append('"');
-        if (valueJson != null) sb.append(",\"value\":").append(valueJson);
-        write(sb.append("}\n"));
+    /**
+     * Records an event of another process (a fault). {@code value} (null: none) is written as JSON by Jackson, for
+     * example a map of strings and numbers.
+     */
+    public synchronized void side(String process, String type, String f, Object value) {
+        checkOpen();
+        // Converted before the line starts, so a value Jackson cannot write fails here and leaves no half line.
+        JsonNode tree = value == null ? null : MAPPER.valueToTree(value);
+        try {
+            gen.writeStartObject();
+            gen.writeNumberField("index", index++);
+            gen.writeStringField("type", type);
+            gen.writeStringField("process", process);
+            gen.writeNumberField("time", now());
+            gen.writeStringField("f", f);
+            if (tree != null) {
+                gen.writeFieldName("value");
+                gen.writeTree(tree);
+            }
+            gen.writeEndObject();
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing the history", e);
+        }
     }
 
     /** How many events so far. */
@@ -108,70 +153,103 @@ public final class HistoryRecorder implements AutoCloseable {
         return index;
     }
 
-    private void line(String type, long idx, long time, long process, List<MicroOp> ops, String error, String node) {
+    private void line(SerializedString type, long idx, long time, long process, List<MicroOp> ops, String error,
+                      String node) {
+        checkOpen();
         index = idx + 1;
-        sb.setLength(0);
-        sb.append("{\"index\":").append(idx).append(",\"type\":\"").append(type).append("\",\"process\":")
-          .append(process).append(",\"time\":").append(time).append(",\"f\":\"txn\",\"value\":[");
-        for (int i = 0; i < ops.size(); i++) {
-            if (i > 0) sb.append(',');
-            op(sb, ops.get(i));
-        }
-        sb.append(']');
-        if (node != null) sb.append(",\"node\":\"").append(node).append('"');
-        if (error != null) {
-            sb.append(",\"error\":\"");
-            // The driver's message, which may quote a URL: masked like everything else the run stores.
-            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(
-                    isostress.harness.config.Secrets.mask(error), sb);
-            sb.append('"');
-        }
-        write(sb.append("}\n"));
-    }
-
-    private static void op(StringBuilder sb, MicroOp m) {
-        sb.append("[\"").append(m.function()).append("\",").append(m.key()).append(',');
-        if (m instanceof MicroOp.Read) {
-            Long v = ((MicroOp.Read) m).value();
-            sb.append(v == null ? "null" : v.toString());
-        } else if (m instanceof MicroOp.Write) {
-            sb.append(((MicroOp.Write) m).value());
-        } else if (m instanceof MicroOp.Append) {
-            sb.append(((MicroOp.Append) m).value());
-        } else if (m instanceof MicroOp.ListRead) {
-            List<Long> vs = ((MicroOp.ListRead) m).values();
-            if (vs == null) {
-                sb.append("null");
-            } else {
-                sb.append('[');
-                for (int i = 0; i < vs.size(); i++) {
-                    if (i > 0) sb.append(',');
-                    sb.append(vs.get(i));
-                }
-                sb.append(']');
-            }
-        } else {
-            MicroOp.Cas c = (MicroOp.Cas) m;
-            sb.append('[').append(c.expected() == null ? "null" : c.expected().toString()).append(',')
-              .append(c.newValue()).append(']');
-        }
-        sb.append(']');
-    }
-
-    private void write(CharSequence s) {
-        if (closed) throw new IllegalStateException("history closed");
         try {
-            pending.append(s);
-            if (pending.length() >= 1 << 16) drain();
+            gen.writeStartObject();
+            gen.writeFieldName(INDEX);
+            gen.writeNumber(idx);
+            gen.writeFieldName(TYPE);
+            gen.writeString(type);
+            gen.writeFieldName(PROCESS);
+            gen.writeNumber(process);
+            gen.writeFieldName(TIME);
+            gen.writeNumber(time);
+            gen.writeFieldName(F);
+            gen.writeString(TXN);
+            gen.writeFieldName(VALUE);
+            gen.writeStartArray();
+            for (int i = 0; i < ops.size(); i++) op(ops.get(i));
+            gen.writeEndArray();
+            if (node != null) {
+                gen.writeFieldName(NODE);
+                gen.writeString(node);
+            }
+            if (error != null) {
+                // The driver's message, which may quote a URL: masked like everything else the run stores.
+                gen.writeFieldName(ERROR);
+                gen.writeString(Secrets.mask(error));
+            }
+            gen.writeEndObject();
+            endLine();
         } catch (IOException e) {
             throw new UncheckedIOException("writing the history", e);
         }
     }
 
+    /** {@code ["r",k,v]}, {@code ["w",k,v]}, {@code ["append",k,v]}, {@code ["r",k,[..]]}, {@code ["cas",k,[e,n]]}. */
+    private void op(MicroOp m) throws IOException {
+        gen.writeStartArray();
+        if (m instanceof MicroOp.Read) {
+            gen.writeString(R);
+            gen.writeNumber(m.key());
+            number(((MicroOp.Read) m).value());
+        } else if (m instanceof MicroOp.Write) {
+            gen.writeString(W);
+            gen.writeNumber(m.key());
+            gen.writeNumber(((MicroOp.Write) m).value());
+        } else if (m instanceof MicroOp.Append) {
+            gen.writeString(APPEND);
+            gen.writeNumber(m.key());
+            gen.writeNumber(((MicroOp.Append) m).value());
+        } else if (m instanceof MicroOp.ListRead) {
+            gen.writeString(R);
+            gen.writeNumber(m.key());
+            List<Long> vs = ((MicroOp.ListRead) m).values();
+            if (vs == null) {
+                gen.writeNull();
+            } else {
+                gen.writeStartArray();
+                for (int i = 0; i < vs.size(); i++) gen.writeNumber(vs.get(i));
+                gen.writeEndArray();
+            }
+        } else {
+            MicroOp.Cas c = (MicroOp.Cas) m;
+            gen.writeString(CAS);
+            gen.writeNumber(m.key());
+            gen.writeStartArray();
+            number(c.expected());
+            gen.writeNumber(c.newValue());
+            gen.writeEndArray();
+        }
+        gen.writeEndArray();
+    }
+
+    private void number(Long v) throws IOException {
+        if (v == null) {
+            gen.writeNull();
+        } else {
+            gen.writeNumber(v.longValue());
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) throw new IllegalStateException("history closed");
+    }
+
+    /** Ends the line just generated; sends whole lines to the file once 64 KiB have gathered. */
+    private void endLine() throws IOException {
+        gen.writeRaw('\n');
+        if (gen.getOutputBuffered() + pending.size() >= 1 << 16) drain();
+    }
+
     private void drain() throws IOException {
-        if (pending.length() == 0) return;
-        out.write(pending.toString().getBytes(StandardCharsets.UTF_8));
-        pending.setLength(0);
+        gen.flush();
+        if (pending.size() == 0) return;
+        out.write(pending.bytes(), 0, pending.size());
+        pending.reset();
     }
 
     private synchronized void flush() {
@@ -189,6 +267,49 @@ public final class HistoryRecorder implements AutoCloseable {
         flusher.shutdownNow();
         closed = true;
         drain();
+        gen.close();
         out.close();
+    }
+
+    /**
+     * A growable byte buffer without {@link java.io.ByteArrayOutputStream}'s locks (the recorder's lock guards
+     * it) and with access to its array, so draining copies nothing.
+     */
+    private static final class LineBuffer extends OutputStream {
+        private byte[] buf;
+        private int size;
+
+        LineBuffer(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, size, len);
+            size += len;
+        }
+
+        private void ensure(int more) {
+            if (size + more > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+        }
+
+        byte[] bytes() {
+            return buf;
+        }
+
+        int size() {
+            return size;
+        }
+
+        void reset() {
+            size = 0;
+        }
     }
 }
