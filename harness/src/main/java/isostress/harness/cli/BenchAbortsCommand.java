@@ -26,7 +26,9 @@ public final class BenchAbortsCommand implements Callable<Integer> {
     @Option(names = "--ops", defaultValue = "20", description = "Ops per rw-register transaction (default ${DEFAULT-VALUE}).")
     int ops;
 
-    @Option(names = "--version", defaultValue = "16.15", description = "Embedded PostgreSQL (default ${DEFAULT-VALUE}).")
+    // Not --version: that name is the standard version option, and picocli drops the whole standard mixin
+    // (--help included) from a command that declares it again.
+    @Option(names = "--pg-version", defaultValue = "16.15", description = "Embedded PostgreSQL (default ${DEFAULT-VALUE}).")
     String version;
 
     @CommandLine.Spec

@@ -26,7 +26,9 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
     @Option(names = "--isolation", defaultValue = "serializable", description = "Isolation (default ${DEFAULT-VALUE}).")
     String isolation;
 
-    @Option(names = "--version", defaultValue = "16.15", description = "Embedded PostgreSQL (default ${DEFAULT-VALUE}).")
+    // Not --version: that name is the standard version option, and picocli drops the whole standard mixin
+    // (--help included) from a command that declares it again.
+    @Option(names = "--pg-version", defaultValue = "16.15", description = "Embedded PostgreSQL (default ${DEFAULT-VALUE}).")
     String version;
 
     @CommandLine.Spec

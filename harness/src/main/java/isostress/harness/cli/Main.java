@@ -6,7 +6,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
+import java.util.Properties;
 
 /** The {@code isostress} command: subcommands for each job; usage when none is given. */
 @Command(name = "isostress", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -37,6 +39,7 @@ public final class Main implements Runnable {
     /** The configured command line (also used by tests). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        versionEverywhere(cl, new Version());
         cl.setExitCodeExceptionMapper(Main::exitCode);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             int code = exitCode(ex);
@@ -50,6 +53,12 @@ public final class Main implements Runnable {
             return code;
         });
         return cl;
+    }
+
+    /** picocli does not pass the root's version provider down: {@code isostress run --version} would print nothing. */
+    private static void versionEverywhere(CommandLine cl, CommandLine.IVersionProvider version) {
+        cl.getCommandSpec().versionProvider(version);
+        for (CommandLine sub : cl.getSubcommands().values()) versionEverywhere(sub, version);
     }
 
     static int exitCode(Throwable t) {
@@ -73,12 +82,23 @@ public final class Main implements Runnable {
         }
     }
 
-    /** The version from the jar manifest, or "dev". */
+    /**
+     * The project version, which Maven's resource filtering writes into {@code isostress-build.properties} (so it
+     * is there in tests as in the jar).
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"isostress " + (v == null ? "dev" : v)};
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getClassLoader().getResourceAsStream("isostress-build.properties")) {
+                if (in == null) throw new IllegalStateException("isostress-build.properties is missing from the class path");
+                p.load(in);
+            }
+            String v = p.getProperty("isostress.version", "");
+            if (v.isEmpty() || v.startsWith("${")) {
+                throw new IllegalStateException("isostress-build.properties was not filtered by Maven (isostress.version=" + v + ")");
+            }
+            return new String[] {"isostress " + v};
         }
     }
 }
