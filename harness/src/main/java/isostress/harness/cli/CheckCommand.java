@@ -26,7 +26,8 @@ import java.util.concurrent.Callable;
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Check a recorded history against isolation levels and explain any violation.",
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:valid at every level asked", "1:invalid", "2:bad input or usage", "3:unknown"})
+        exitCodeList = {"0:valid at every level asked", "1:invalid", "2:bad input or usage", "3:unknown",
+                "70:internal error"})
 public final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE",
             description = "History file (JSON lines, isostress-sql JSON lines, Jepsen EDN, r(k,v,s,t) text, dbcop JSON or bincode), or a "

@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
         description = "Run a campaign: start the database, run the workload, record and check the history.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every run valid", "1:a violation was found", "2:configuration or infrastructure error",
-                "3:a history could not be decided"})
+                "3:a history could not be decided", "70:internal error"})
 public final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "CAMPAIGN", description = "Campaign YAML file.")
     Path file;

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A run's directory (DESIGN.md, "Run directory"): {@code store/<campaign>/<yyyyMMddTHHmmss>/} with the resolved
@@ -15,6 +17,9 @@ import java.time.format.DateTimeFormatter;
  */
 public final class RunDirectory {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
+    /** What a run leaves, in the order the closing line names it (a trailing slash marks a directory). */
+    private static final List<String> OUTPUTS = List.of("history.jsonl", "results.json", "report.html", "anomalies/",
+            "logs/");
     private final Path dir;
 
     private RunDirectory(Path dir) {
@@ -56,6 +61,19 @@ public final class RunDirectory {
 
     public Path logs() {
         return dir.resolve("logs");
+    }
+
+    /**
+     * The closing line of a run, {@code run directory: <path>  (history.jsonl, results.json, ...)}, naming only the
+     * outputs that exist: a run that stopped early may have no history or results, and a report that failed to
+     * render leaves no report.html.
+     */
+    public String closingLine() {
+        List<String> present = new ArrayList<>();
+        for (String name : OUTPUTS) {
+            if (Files.exists(dir.resolve(name))) present.add(name);
+        }
+        return "run directory: " + dir + (present.isEmpty() ? "" : "  (" + String.join(", ", present) + ")");
     }
 
     /** Writes the campaign as given, its secrets masked ({@link Secrets}). */

@@ -169,7 +169,7 @@ public final class RunReport {
                 for (String line : TextRenderer.render(r.anomalies().get(0)).split("\n")) out.println("    " + line);
             }
         }
-        out.println("  run directory: " + o.dir().path() + "  (history.jsonl, results.json, anomalies/, logs/)");
+        out.println("  " + o.dir().closingLine());
         out.flush();
     }
 }

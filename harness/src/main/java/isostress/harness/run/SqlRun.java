@@ -235,7 +235,7 @@ final class SqlRun {
                 }
             }
         }
-        out.println("  run directory: " + o.dir().path() + "  (history.jsonl, results.json, report.html, logs/)");
+        out.println("  " + o.dir().closingLine());
         out.flush();
     }
 }

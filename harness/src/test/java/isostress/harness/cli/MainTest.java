@@ -6,9 +6,12 @@ import picocli.CommandLine;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -46,6 +49,35 @@ class MainTest {
             assertEquals("isostress " + version, r.out().strip(), args.toString());
             assertFalse(r.out().contains("dev"), r.out());
         }
+    }
+
+    @Test
+    void everyExitStatusListHasTheCodesMainReturns() throws Exception {
+        List<String> codes = List.of("0", "1", "2", "3", String.valueOf(Main.INTERNAL));
+        assertEquals(List.of(Main.VALID, Main.INVALID, Main.BAD_INPUT, Main.UNKNOWN, Main.INTERNAL),
+                codes.stream().map(Integer::valueOf).toList());
+        int lists = 0;
+        for (List<String> path : commands()) {
+            CommandLine cl = Main.commandLine();
+            for (String word : path) cl = cl.getSubcommands().get(word);
+            var listed = cl.getCommandSpec().usageMessage().exitCodeList();
+            if (listed.isEmpty()) continue;
+            lists++;
+            assertEquals(codes, listed.keySet().stream().map(String::strip).toList(), path.toString());
+        }
+        assertTrue(lists >= 3, "isostress, run and check list their exit statuses");
+        // The README states the exit statuses where it describes run, check and SQL histories: each statement,
+        // up to the end of its paragraph or list item, names every code.
+        String readme = Files.readString(Path.of("../README.md"));
+        Matcher m = Pattern.compile("(?is)exit status(.*?)(?:\\n\\n|\\n- |$)").matcher(readme);
+        int statements = 0;
+        while (m.find()) {
+            for (String c : codes) {
+                assertTrue(Pattern.compile("\\b" + c + " ").matcher(m.group(1)).find(), "README: no " + c + " in: " + m.group());
+            }
+            statements++;
+        }
+        assertTrue(statements >= 3, "README exit status statements: " + statements);
     }
 
     /** Every command as the words that name it, the root first. */
