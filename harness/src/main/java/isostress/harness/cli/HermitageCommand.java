@@ -9,11 +9,13 @@ import isostress.harness.db.MariaDbAdapter;
 import isostress.harness.db.PostgresAdapter;
 import isostress.harness.hermitage.HermitageRunner;
 import isostress.harness.hermitage.HermitageTable;
+import isostress.harness.provision.Leftovers;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +54,8 @@ public final class HermitageCommand implements Callable<Integer> {
                     + "mariadb or mysql, was " + db.type().name().toLowerCase());
         }
         PrintWriter out = spec.commandLine().getOut();
+        // The database's logs go to a scratch directory: hermitage keeps no run directory. It is removed whatever
+        // happens (a database that does not start included), after the database is stopped.
         Path logs = Files.createTempDirectory("isostress-hermitage");
         try (RunningDatabase running = Provisioner.of(db).start(db, logs, 4)) {
             out.println("hermitage on " + Secrets.mask(running.description()));
@@ -65,6 +69,13 @@ public final class HermitageCommand implements Callable<Integer> {
             if (verbose) detail.forEach(line -> out.println(Secrets.mask(line))); // server errors, quoted
             out.print(HermitageTable.markdown(db.type() == Campaign.DbType.POSTGRESQL ? "PostgreSQL" : "MariaDB", table));
             out.println("✓ prevented, — possible, R/O prevented only in read-only transactions");
+        } finally {
+            try {
+                Leftovers.deleteTree(logs);
+            } catch (IOException e) {
+                // Not worth failing for (and must not hide the exception that may be on its way out).
+                spec.commandLine().getErr().println("isostress: could not remove " + logs + ": " + e.getMessage());
+            }
         }
         return 0;
     }

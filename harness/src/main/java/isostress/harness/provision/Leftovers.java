@@ -4,8 +4,10 @@ import isostress.harness.faults.Iptables;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,6 +25,14 @@ public final class Leftovers {
     static final String DOCKER_OWNER = "isostress.owner";
 
     private Leftovers() {
+    }
+
+    /** Deletes {@code p} and everything under it (links are removed, not followed); nothing when absent. */
+    public static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) return;
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(q);
+        }
     }
 
     /** The prefix for a new data directory of {@code kind} (pg, mariadb) owned by this process. */
@@ -45,7 +55,7 @@ public final class Leftovers {
                     continue;
                 }
                 int killed = killUsers(dir);
-                PostgresBinaries.deleteTree(dir);
+                deleteTree(dir);
                 done.add("removed " + dir + " of dead harness " + owner + (killed > 0 ? ", killed " + killed
                         + " server process(es) still using it" : ""));
             }

@@ -260,7 +260,7 @@ final class LocalMariaDbProvisioner implements Provisioner {
             // Joiners first, the bootstrap node last.
             for (int i = servers.size() - 1; i >= 0; i--) servers.get(i).stop();
             try {
-                PostgresBinaries.deleteTree(base);
+                Leftovers.deleteTree(base);
             } catch (IOException e) {
                 System.err.println("isostress: cleaning up MariaDB data directory " + base + ": " + e.getMessage());
             }

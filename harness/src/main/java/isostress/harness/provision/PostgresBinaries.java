@@ -12,12 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -129,12 +127,5 @@ final class PostgresBinaries {
             Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
         }
         Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(q);
-        }
     }
 }
