@@ -1,7 +1,12 @@
 package isostress.harness.cli;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import isostress.checker.history.MicroOp;
+import isostress.generator.sql.SqlStatement;
+import isostress.generator.sql.SqlTxn;
+import isostress.generator.sql.SqlWorkload;
+import isostress.generator.sql.SqlWorkloadGenerator;
 import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadGenerator;
 import isostress.harness.config.Campaign;
@@ -10,11 +15,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.BufferedWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -24,6 +30,9 @@ import java.util.concurrent.Callable;
 @Command(name = "generate", mixinStandardHelpOptions = true,
         description = "Write a campaign's workload (what each session will ask) without running it.")
 public final class GenerateCommand implements Callable<Integer> {
+    /** Writes the lines (its codec writes a predicate's JSON tree). */
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
     @Parameters(index = "0", paramLabel = "CAMPAIGN", description = "Campaign YAML file.")
     Path file;
 
@@ -38,27 +47,35 @@ public final class GenerateCommand implements Callable<Integer> {
         Campaign c = CampaignLoader.load(file);
         if (c.workload().type() == isostress.generator.workload.WorkloadType.SQL) return sql(c);
         Workload w = WorkloadGenerator.generate(seed == null ? c.workload() : c.workload().withSeed(seed));
-        try (Writer wr = new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
-            StringBuilder sb = new StringBuilder();
+        try (OutputStream os = Files.newOutputStream(out); JsonGenerator g = lines(os)) {
             for (int s = 0; s < w.spec().sessions(); s++) {
                 for (int i = 0; i < w.sessionSize(s); i++) {
                     int t = w.txn(s, i);
-                    sb.setLength(0);
-                    sb.append("{\"session\":").append(s).append(",\"shape\":\"");
-                    JsonStringEncoder.getInstance().quoteAsString(w.shape(t), sb);
-                    sb.append("\",\"value\":[");
-                    boolean first = true;
+                    g.writeStartObject();
+                    g.writeNumberField("session", s);
+                    g.writeStringField("shape", w.shape(t));
+                    g.writeArrayFieldStart("value");
                     for (MicroOp m : w.ops(t)) {
-                        if (!first) sb.append(',');
-                        first = false;
-                        sb.append("[\"").append(m.function()).append("\",").append(m.key()).append(',');
-                        if (m instanceof MicroOp.Write) sb.append(((MicroOp.Write) m).value());
-                        else if (m instanceof MicroOp.Append) sb.append(((MicroOp.Append) m).value());
-                        else if (m instanceof MicroOp.Cas) sb.append("[null,").append(((MicroOp.Cas) m).newValue()).append(']');
-                        else sb.append("null");
-                        sb.append(']');
+                        g.writeStartArray();
+                        g.writeString(m.function());
+                        g.writeNumber(m.key());
+                        if (m instanceof MicroOp.Write) {
+                            g.writeNumber(((MicroOp.Write) m).value());
+                        } else if (m instanceof MicroOp.Append) {
+                            g.writeNumber(((MicroOp.Append) m).value());
+                        } else if (m instanceof MicroOp.Cas) {
+                            g.writeStartArray();
+                            g.writeNull();
+                            g.writeNumber(((MicroOp.Cas) m).newValue());
+                            g.writeEndArray();
+                        } else {
+                            g.writeNull(); // a read: its value is what the run will see
+                        }
+                        g.writeEndArray();
                     }
-                    wr.append(sb.append("]}\n"));
+                    g.writeEndArray();
+                    g.writeEndObject();
+                    g.writeRaw('\n');
                 }
             }
         }
@@ -70,35 +87,44 @@ public final class GenerateCommand implements Callable<Integer> {
      * An sql workload: one transaction per line, {@code {"session":0,"index":0,"isolation":"serializable",
      * "statements":[{"kind":"select","where":{"eq":["grp",1]}}, {"kind":"insert","id":7,"grp":1,"bal":150}, ...]}}.
      */
-    private Integer sql(Campaign c) throws java.io.IOException {
-        isostress.generator.sql.SqlWorkload w = isostress.generator.sql.SqlWorkloadGenerator.generate(
-                seed == null ? c.workload() : c.workload().withSeed(seed), c.database().isolation().yamlName());
-        try (Writer wr = new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
-            for (java.util.List<isostress.generator.sql.SqlTxn> session : w.sessions()) {
-                for (isostress.generator.sql.SqlTxn t : session) {
-                    StringBuilder sb = new StringBuilder();
-                    sb.append("{\"session\":").append(t.session()).append(",\"index\":").append(t.index())
-                            .append(",\"isolation\":\"").append(t.isolation()).append("\",\"statements\":[");
-                    for (int i = 0; i < t.statements().size(); i++) {
-                        isostress.generator.sql.SqlStatement st = t.statements().get(i);
-                        sb.append(i == 0 ? "" : ",").append("{\"kind\":\"")
-                                .append(st.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
-                                .append('"');
-                        if (st.where() != null) sb.append(",\"where\":").append(st.where().json());
-                        if (st.kind() == isostress.generator.sql.SqlStatement.Kind.UPDATE) {
-                            sb.append(",\"amount\":").append(st.amount());
+    private Integer sql(Campaign c) throws IOException {
+        SqlWorkload w = SqlWorkloadGenerator.generate(seed == null ? c.workload() : c.workload().withSeed(seed),
+                c.database().isolation().yamlName());
+        try (OutputStream os = Files.newOutputStream(out); JsonGenerator g = lines(os)) {
+            for (List<SqlTxn> session : w.sessions()) {
+                for (SqlTxn t : session) {
+                    g.writeStartObject();
+                    g.writeNumberField("session", t.session());
+                    g.writeNumberField("index", t.index());
+                    g.writeStringField("isolation", t.isolation());
+                    g.writeArrayFieldStart("statements");
+                    for (SqlStatement st : t.statements()) {
+                        g.writeStartObject();
+                        g.writeStringField("kind", st.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                        if (st.where() != null) {
+                            g.writeFieldName("where");
+                            g.writeObject(st.where().predicate().toJson());
                         }
-                        if (st.kind() == isostress.generator.sql.SqlStatement.Kind.INSERT) {
-                            sb.append(",\"id\":").append(st.id()).append(",\"grp\":").append(st.grp())
-                                    .append(",\"bal\":").append(st.amount());
+                        if (st.kind() == SqlStatement.Kind.UPDATE) g.writeNumberField("amount", st.amount());
+                        if (st.kind() == SqlStatement.Kind.INSERT) {
+                            g.writeNumberField("id", st.id());
+                            g.writeNumberField("grp", st.grp());
+                            g.writeNumberField("bal", st.amount());
                         }
-                        sb.append('}');
+                        g.writeEndObject();
                     }
-                    wr.append(sb.append("]}\n"));
+                    g.writeEndArray();
+                    g.writeEndObject();
+                    g.writeRaw('\n');
                 }
             }
         }
         System.err.printf("wrote %,d sql transactions (%d sessions) to %s%n", w.size(), w.sessions().size(), out);
         return Main.VALID;
+    }
+
+    /** A generator of JSON lines: no separator between root values, each ends with the '\n' written after it. */
+    private static JsonGenerator lines(OutputStream os) throws IOException {
+        return MAPPER.getFactory().createGenerator(os).setRootValueSeparator(null);
     }
 }
