@@ -1,10 +1,14 @@
 package isostress.harness.bench;
 
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import isostress.harness.run.RunOutcome;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -22,7 +26,7 @@ final class AbortRateSweep {
             out.println("server: " + server.description() + "; " + txns + " transactions per run, " + keys + " "
                     + dist + " keys, serializable");
             out.printf(Locale.ROOT, "%-9s %-22s %-22s%n", "sessions", "mini abort rate", "rw-register (" + ops + " ops)");
-            StringBuilder json = new StringBuilder("[");
+            List<Map<String, Object>> json = new ArrayList<>();
             for (int s : sessions) {
                 RunOutcome mini = server.run("aborts-mini-" + s, "serializable", "{type: mini, sessions: " + s
                         + ", transactions: " + txns + ", keys: " + keys + ", distribution: " + dist + ", seed: 1}",
@@ -37,11 +41,13 @@ final class AbortRateSweep {
                         100 * mini.stats().abortRate(), Math.round(mini.stats().throughput()),
                         100 * general.stats().abortRate(), Math.round(general.stats().throughput()));
                 out.flush();
-                if (json.length() > 1) json.append(',');
-                json.append(String.format(Locale.ROOT, "{\"sessions\":%d,\"mini_abort_rate\":%.4f,"
-                        + "\"rw_register_abort_rate\":%.4f}", s, mini.stats().abortRate(), general.stats().abortRate()));
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("sessions", s);
+                row.put("mini_abort_rate", Math.round(mini.stats().abortRate() * 1e4) / 1e4);
+                row.put("rw_register_abort_rate", Math.round(general.stats().abortRate() * 1e4) / 1e4);
+                json.add(row);
             }
-            out.println(json.append(']'));
+            out.println(JsonMapper.builder().build().writeValueAsString(json));
         }
     }
 }

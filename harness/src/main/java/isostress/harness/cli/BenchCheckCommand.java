@@ -15,12 +15,16 @@ import isostress.generator.sim.TxnSink;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import java.io.BufferedWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -84,8 +88,14 @@ public final class BenchCheckCommand implements Callable<Integer> {
         long peak = HeapMeter.peakMb();
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
         if (file == null) Files.deleteIfExists(f);
-        System.out.printf(Locale.ROOT, "{\"txns\":%d,\"parse_ms\":%d,\"ser_ms\":%d,\"si_ms\":%d,\"sser_ms\":%s,"
-                + "\"peak_heap_mb\":%d}%n", txns, parseMs, ser, si, sser < 0 ? "null" : Long.toString(sser), peak);
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("txns", txns);
+        line.put("parse_ms", parseMs);
+        line.put("ser_ms", ser);
+        line.put("si_ms", si);
+        line.put("sser_ms", sser < 0 ? null : sser);
+        line.put("peak_heap_mb", peak);
+        System.out.println(JsonMapper.builder().build().writeValueAsString(line));
         return Main.VALID;
     }
 

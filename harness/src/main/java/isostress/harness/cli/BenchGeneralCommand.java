@@ -18,6 +18,9 @@ import isostress.generator.sim.GeneralSimulation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -41,6 +44,8 @@ import java.util.concurrent.Callable;
 @Command(name = "general", mixinStandardHelpOptions = true,
         description = "Time the general checker (polygraph + SAT, list-append) on synthetic general histories.")
 public final class BenchGeneralCommand implements Callable<Integer> {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     /** A benchmark shape. */
     record Preset(String name, GeneralSimulation.Workload workload, int sessions, int txnsPerSession, int ops,
                   double reads, int keys, String dist, List<IsolationLevel> levels) {
@@ -190,15 +195,8 @@ public final class BenchGeneralCommand implements Callable<Integer> {
                 : new KeyDistribution.Uniform(p.keys());
     }
 
-    private static String toJson(Map<String, Object> r) {
-        StringBuilder sb = new StringBuilder("{");
-        for (Map.Entry<String, Object> e : r.entrySet()) {
-            if (sb.length() > 1) sb.append(',');
-            sb.append('"').append(e.getKey()).append("\":");
-            Object v = e.getValue();
-            sb.append(v instanceof String ? "\"" + v + "\"" : String.valueOf(v));
-        }
-        return sb.append('}').toString();
+    private static String toJson(Map<String, Object> r) throws JsonProcessingException {
+        return JSON.writeValueAsString(r);
     }
 
     private static long ms(long t0) {

@@ -1,10 +1,12 @@
 package isostress.harness.cli;
 
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -47,8 +49,12 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
             }
             throw e;
         }
-        spec.commandLine().getOut().printf(Locale.ROOT, "{\"sessions\":%d,\"isostress_commits_per_s\":%.1f,"
-                + "\"pgbench_tps\":%.1f,\"ratio\":%.3f}%n", sessions, r[0], r[1], r[0] / r[1]);
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("sessions", sessions);
+        line.put("isostress_commits_per_s", Math.round(r[0] * 10) / 10.0);
+        line.put("pgbench_tps", Math.round(r[1] * 10) / 10.0);
+        line.put("ratio", Math.round(r[0] / r[1] * 1000) / 1000.0);
+        spec.commandLine().getOut().println(JsonMapper.builder().build().writeValueAsString(line));
         return Main.VALID;
     }
 }
