@@ -37,14 +37,9 @@ import java.util.function.Consumer;
  * than re-reading the file.
  */
 public final class HistoryRecorder implements AutoCloseable {
-    // Whole lines only reach the file: a BufferedWriter would spill a full buffer mid-line, and a harness killed
-    // right then would leave a truncated last line that no reader accepts. Lines gather here and go out in one
-    // write(2) each time (at 64 KiB or every 100 ms), which a SIGKILL cannot split.
-    // The generator writes UTF-8 into `pending` (its own buffer spills there mid-line, which is harmless: only
-    // drain() moves bytes to the file, and it runs between lines after flushing the generator).
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
-    // Names and fixed values quoted once (Jackson copies their bytes), which keeps the hot path as fast as the
-    // StringBuilder lines this replaced.
+    // Names and fixed values quoted once (Jackson copies their bytes): the hot path stays about as fast as the
+    // StringBuilder lines this replaced (HistoryRecorderBench).
     private static final SerializedString INDEX = new SerializedString("index"), TYPE = new SerializedString("type"),
             PROCESS = new SerializedString("process"), TIME = new SerializedString("time"),
             F = new SerializedString("f"), VALUE = new SerializedString("value"), NODE = new SerializedString("node"),
@@ -53,6 +48,11 @@ public final class HistoryRecorder implements AutoCloseable {
             APPEND = new SerializedString("append"), CAS = new SerializedString("cas");
     private static final SerializedString[] OUTCOMES = Arrays.stream(Outcome.values())
             .map(o -> new SerializedString(o.jepsenName())).toArray(SerializedString[]::new);
+    // Whole lines only reach the file: a BufferedWriter would spill a full buffer mid-line, and a harness killed
+    // right then would leave a truncated last line that no reader accepts. Lines gather here and go out in one
+    // write(2) each time (at 64 KiB or every 100 ms), which a SIGKILL cannot split.
+    // The generator writes UTF-8 into `pending` (its own buffer spills there mid-line, which is harmless: only
+    // drain() moves bytes to the file, and it runs between lines after flushing the generator).
     private final OutputStream out;
     private final LineBuffer pending = new LineBuffer(1 << 17);
     private final JsonGenerator gen;
