@@ -110,13 +110,15 @@ public final class Nemesis implements AutoCloseable {
         }
         long healMillis = (System.nanoTime() - t0) / 1_000_000;
         long end = sink.now();
+        FaultRecord record = new FaultRecord(name, node.name(), start, end, kind == FaultKind.KILL ? healMillis : 0,
+                error);
         Map<String, Object> stop = new LinkedHashMap<>();
         stop.put("node", node.name());
         if (kind == FaultKind.KILL) stop.put("restart-ms", healMillis);
-        if (error != null) stop.put("error", error);
+        if (record.error() != null) stop.put("error", record.error()); // masked like results.json's copy
         sink.event("stop-" + name, stop);
         synchronized (records) {
-            records.add(new FaultRecord(name, node.name(), start, end, kind == FaultKind.KILL ? healMillis : 0, error));
+            records.add(record);
         }
     }
 
