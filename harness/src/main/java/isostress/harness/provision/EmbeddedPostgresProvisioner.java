@@ -68,7 +68,7 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
             pg = startWatchingLog(b, log, "embedded PostgreSQL " + version, db.settings().keySet());
         } catch (IOException | RuntimeException e) {
             try {
-                PostgresBinaries.deleteTree(data);
+                Leftovers.deleteTree(data);
             } catch (IOException cleanup) {
                 e.addSuppressed(cleanup);
             }
