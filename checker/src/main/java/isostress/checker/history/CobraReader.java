@@ -57,7 +57,7 @@ public final class CobraReader implements HistoryReader {
     public History read(InputStream in, String source) throws IOException {
         History.Builder b = builder(source);
         new Log(in, source, 0, b).read();
-        return b.build();
+        return build(b, source);
     }
 
     /**
@@ -93,6 +93,15 @@ public final class CobraReader implements HistoryReader {
             try (InputStream in = Files.newInputStream(p)) {
                 new Log(in, p.toString(), process, b).read();
             }
+        }
+        return build(b, dir.toString());
+    }
+
+    /** The history, unless the logs hold no transaction: binary logs have no lines, so none is named. */
+    private static History build(History.Builder b, String source) {
+        if (b.size() == 0) {
+            throw new InputException(source, 0, "no transactions: the logs hold no Cobra records, and an empty "
+                    + "history is not a valid one");
         }
         return b.build();
     }

@@ -47,6 +47,8 @@ final class DbcopBincode {
             }
         }
         if (in.read() >= 0) throw error("unexpected bytes after the history");
+        if (out.txns == 0) throw error("no transactions: there is nothing to check, and an empty history is not a "
+                + "valid one");
     }
 
     private long u64(String what) throws IOException {

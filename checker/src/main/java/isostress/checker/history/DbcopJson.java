@@ -3,6 +3,7 @@ package isostress.checker.history;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
@@ -13,7 +14,7 @@ import java.io.InputStream;
  * that an error names the line of the offending token and a large history costs no tree.
  */
 final class DbcopJson {
-    private static final JsonFactory FACTORY = JsonFactory.builder().build();
+    private static final JsonFactory FACTORY = JsonlReader.FACTORY;
     private static final String SHAPE = "a dbcop history is {\"data\":[session,...]} or [session,...], a session "
             + "a list of {\"events\":[...],\"success\"|\"committed\":bool}";
 
@@ -23,31 +24,41 @@ final class DbcopJson {
 
     /** Parses a dbcop JSON history from {@code in} into {@code out}. */
     static void read(InputStream in, String source, DbcopReader.Parsed out) throws IOException {
-        try (JsonParser p = FACTORY.createParser(in)) {
-            DbcopJson j = new DbcopJson(p, source, out);
-            JsonToken t = j.next();
-            if (t == null) throw j.error("empty input: " + SHAPE);
-            if (t == JsonToken.START_OBJECT) {
-                boolean data = false;
-                while ((t = j.next()) != JsonToken.END_OBJECT) {
-                    j.fieldOrEnd(t);
-                    String f = p.currentName();
-                    JsonToken v = j.next();
-                    if ("data".equals(f)) {
-                        j.sessions(v);
-                        data = true;
-                    } else {
-                        p.skipChildren(); // params, info, start, end: descriptive only
-                    }
-                }
-                if (!data) throw j.error("no \"data\" field: " + SHAPE);
-            } else if (t == JsonToken.START_ARRAY) {
-                j.sessions(t);
-            } else {
-                throw j.error("expected a JSON object or list, got " + j.describe() + ": " + SHAPE);
+        try (JsonParser p = FACTORY.createParser(new StrictUtf8Stream(in, source))) {
+            try {
+                new DbcopJson(p, source, out).history();
+            } catch (JsonProcessingException e) {
+                // From skipChildren, which reads tokens itself: syntax or a StreamReadConstraints limit.
+                throw JsonlReader.malformed(e, p, source);
             }
-            if (j.next() != null) throw j.error("unexpected " + j.describe() + " after the history");
         }
+    }
+
+    /** The whole history: {"data":[session,...], ...} or [session,...], then nothing. */
+    private void history() throws IOException {
+        JsonToken t = next();
+        if (t == null) throw error("empty input: " + SHAPE);
+        if (t == JsonToken.START_OBJECT) {
+            boolean data = false;
+            while ((t = next()) != JsonToken.END_OBJECT) {
+                fieldOrEnd(t);
+                String f = p.currentName();
+                JsonToken v = next();
+                if ("data".equals(f)) {
+                    sessions(v);
+                    data = true;
+                } else {
+                    p.skipChildren(); // params, info, start, end: descriptive only
+                }
+            }
+            if (!data) throw error("no \"data\" field: " + SHAPE);
+        } else if (t == JsonToken.START_ARRAY) {
+            sessions(t);
+        } else {
+            throw error("expected a JSON object or list, got " + describe() + ": " + SHAPE);
+        }
+        if (next() != null) throw error("unexpected " + describe() + " after the history");
+        if (out.txns == 0) throw EventAssembler.noTransactions(source, line(), 0);
     }
 
     private DbcopJson(JsonParser p, String source, DbcopReader.Parsed out) {
@@ -59,13 +70,13 @@ final class DbcopJson {
     JsonToken next() throws IOException {
         try {
             return p.nextToken();
-        } catch (JsonParseException e) {
-            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+        } catch (JsonProcessingException e) {
             String m = String.valueOf(e.getOriginalMessage());
-            if (m.contains("end-of-input")) {
-                throw new InputException(source, line, "truncated JSON: the input ends inside the history", e);
+            if (e instanceof JsonParseException && m.contains("end-of-input")) {
+                throw new InputException(source, p.currentLocation().getLineNr(),
+                        "truncated JSON: the input ends inside the history", e);
             }
-            throw new InputException(source, line, "malformed JSON: " + m, e);
+            throw JsonlReader.malformed(e, p, source);
         }
     }
 
@@ -242,7 +253,8 @@ final class DbcopJson {
             throw error(where + ": \"" + field + "\" must be an integer, got " + describe());
         }
         if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-            throw error(where + ": \"" + field + "\" " + p.getText() + " does not fit a signed 64-bit integer");
+            throw error(where + ": \"" + field + "\" " + EdnParser.abbreviate(p.getText())
+                    + " does not fit a signed 64-bit integer");
         }
         return p.getLongValue();
     }
@@ -258,7 +270,8 @@ final class DbcopJson {
             case VALUE_NULL: return "null";
             default:
                 try {
-                    return t == JsonToken.VALUE_STRING ? "\"" + p.getText() + "\"" : p.getText();
+                    String text = EdnParser.abbreviate(p.getText());
+                    return t == JsonToken.VALUE_STRING ? "\"" + text + "\"" : text;
                 } catch (IOException e) {
                     return t.toString();
                 }

@@ -33,16 +33,32 @@ final class EdnParser {
 
     private static final Object END = new Object();
 
+    /**
+     * How deeply forms may nest. Jepsen ops nest about four deep ({@code {:value [[:r 1 [2 3]]]}}); the bound keeps a
+     * hostile {@code [[[[...} from overflowing the stack of this recursive-descent parser, and keeps the recursive
+     * consumers of a form (equality, hashing, {@link EdnWriter#toJson}) shallow too.
+     */
+    static final int MAX_DEPTH = 100;
+
+    /** Digits beyond which an integer cannot fit in 64 bits; checked before parsing, which is quadratic. */
+    private static final int MAX_INT_DIGITS = 19;
+
     private final Reader in;
     private final String source;
     private int line = 1;
     private int peeked = -2;
     private int topLevelCloser = -1; // ']' or ')' when inside a top-level vector or list
     private int formLine;
+    private int depth;
 
     EdnParser(Reader in, String source) {
         this.in = in;
         this.source = source;
+    }
+
+    /** The current line: at the end of the input, the last line. */
+    int line() {
+        return line;
     }
 
     /** The line on which the last returned form started. */
@@ -82,6 +98,17 @@ final class EdnParser {
     private int lastCloser;
 
     private Object readForm() throws IOException {
+        if (++depth > MAX_DEPTH) {
+            throw error("forms nest more than " + MAX_DEPTH + " deep; a Jepsen op nests about four deep");
+        }
+        try {
+            return readFormAt();
+        } finally {
+            depth--;
+        }
+    }
+
+    private Object readFormAt() throws IOException {
         skipSpace();
         int c = read();
         switch (c) {
@@ -143,10 +170,15 @@ final class EdnParser {
         }
         if (c == '_') {
             read();
-            readForm(); // discarded
+            if (readForm() == END) throw error("#_ discards nothing: '" + (char) lastCloser + "' follows it");
             return readForm();
         }
-        // Tagged literal: #tag value. The value is what we keep.
+        // Tagged literal: #tag value, the tag a symbol (EDN spec: "# followed immediately by a symbol starting with
+        // an alphabetic character"). The value is what we keep.
+        if (c < 0 || !Character.isLetter(c)) {
+            throw error(c < 0 ? "the input ends after '#'" : "'#" + (char) c + "' is not EDN (expected #{, #_ or "
+                    + "a tag like #jepsen.history.Op)");
+        }
         Object tag = readAtom(read());
         if (!(tag instanceof Symbol)) throw error("bad tag #" + tag);
         Object v = readForm();
@@ -169,11 +201,16 @@ final class EdnParser {
                     case '"': sb.append('"'); break;
                     case '\\': sb.append('\\'); break;
                     case 'u': {
-                        char[] hex = new char[4];
-                        for (int i = 0; i < 4; i++) hex[i] = (char) read();
-                        sb.append((char) Integer.parseInt(new String(hex), 16));
+                        int u = 0;
+                        for (int i = 0; i < 4; i++) {
+                            int d = Character.digit(read(), 16);
+                            if (d < 0) throw error("\\u in a string needs four hex digits");
+                            u = u * 16 + d;
+                        }
+                        sb.append((char) u);
                         break;
                     }
+                    case -1: throw error("unterminated string");
                     default: throw error("bad escape \\" + (char) e + " in string");
                 }
             } else {
@@ -184,7 +221,9 @@ final class EdnParser {
 
     private Object readChar() throws IOException {
         StringBuilder sb = new StringBuilder();
-        sb.append((char) read());
+        int c = read();
+        if (c < 0) throw error("the input ends after '\\'");
+        sb.append((char) c);
         while (isTokenChar(peek())) sb.append((char) read());
         return sb.toString();
     }
@@ -205,7 +244,7 @@ final class EdnParser {
             default: break;
         }
         char c0 = t.charAt(0);
-        if (Character.isDigit(c0) || ((c0 == '-' || c0 == '+') && t.length() > 1 && Character.isDigit(t.charAt(1)))) {
+        if (isDigit(c0) || ((c0 == '-' || c0 == '+') && t.length() > 1 && isDigit(t.charAt(1)))) {
             return parseNumber(t);
         }
         return new Symbol(t);
@@ -218,12 +257,24 @@ final class EdnParser {
             if (s.indexOf('.') >= 0 || s.indexOf('e') >= 0 || s.indexOf('E') >= 0 || s.indexOf('/') >= 0) {
                 return Double.parseDouble(s);
             }
+            int digits = s.length() - (s.startsWith("-") || s.startsWith("+") ? 1 : 0);
+            if (digits > MAX_INT_DIGITS + 1) throw error("integer " + abbreviate(t) + " does not fit in 64 bits");
             BigInteger b = new BigInteger(s);
             if (b.bitLength() > 63) throw error("integer " + t + " does not fit in 64 bits");
             return b.longValue();
         } catch (NumberFormatException e) {
-            throw error("bad number " + t);
+            throw error("bad number " + abbreviate(t));
         }
+    }
+
+    /** A token short enough for a message. */
+    static String abbreviate(String t) {
+        return t.length() <= 40 ? t : t.substring(0, 30) + "... (" + t.length() + " characters)";
+    }
+
+    /** ASCII digits only: {@link Character#isDigit} also takes other scripts' digits, which EDN does not. */
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private static boolean isTokenChar(int c) {

@@ -21,23 +21,24 @@ public final class EdnReader implements HistoryReader {
             PROCESS = new Keyword("process"), TIME = new Keyword("time"), F = new Keyword("f"),
             VALUE = new Keyword("value"), NODE = new Keyword("node"), ISOLATION = new Keyword("isolation"),
             REAL_TIME = new Keyword("real-time"), INITIAL = new Keyword("initial"),
-            INITIAL_DEFAULT = new Keyword("initial-default");
+            INITIAL_DEFAULT = new Keyword("initial-default"), NEMESIS = new Keyword("nemesis"),
+            TXN = new Keyword("txn");
 
     @Override
     public History read(InputStream in, String source) throws IOException {
-        EdnParser p = new EdnParser(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16),
-                source);
+        EdnParser p = new EdnParser(new BufferedReader(new InputStreamReader(new StrictUtf8Stream(in, source),
+                StandardCharsets.UTF_8), 1 << 16), source);
         EventAssembler asm = new EventAssembler(source);
         OpBuffer ops = new OpBuffer();
         Object form;
         while ((form = p.nextEvent()) != null) {
             int line = p.formLine();
             if (!(form instanceof Map)) {
-                throw new InputException(source, line, "expected an op map like {:type :invoke ...}, got " + form);
+                throw new InputException(source, line, "expected an op map like {:type :invoke ...}, got " + describe(form));
             }
             event((Map<?, ?>) form, line, asm, ops, source);
         }
-        return asm.finish();
+        return asm.finish(p.line());
     }
 
     private static void event(Map<?, ?> m, int line, EventAssembler asm, OpBuffer ops, String source) {
@@ -63,11 +64,20 @@ public final class EdnReader implements HistoryReader {
                 "time", line, source);
         Object f = m.get(F);
         Object process = m.get(PROCESS);
-        boolean txn = (f == null || f.equals(new Keyword("txn"))) && (process == null || process instanceof Long);
-        if (!txn) {
+        if (NEMESIS.equals(process)) {
+            // Faults and other nemesis events are not client transactions: kept for writing back, not checked.
             asm.side(new SideEvent(idx, time == null ? -1 : time, ednName(process), typeName, ednName(f),
                     m.get(VALUE) == null ? null : EdnWriter.toJson(m.get(VALUE))));
             return;
+        }
+        if (process != null && !(process instanceof Long)) {
+            throw new InputException(source, line, ":process must be an integer (a client) or :nemesis, got "
+                    + describe(process));
+        }
+        if (f != null && !TXN.equals(f)) {
+            throw new InputException(source, line, "operation :f " + describe(f) + " is not a transaction (:f :txn); "
+                    + "isostress checks transactional histories (list-append, rw-register), not single-object "
+                    + "operations such as Knossos's :read, :write and :cas");
         }
         ops.clear();
         if (!m.containsKey(VALUE)) throw new InputException(source, line, "missing :value (the transaction's micro-ops)");
@@ -88,17 +98,17 @@ public final class EdnReader implements HistoryReader {
 
     private static void readOps(Object value, OpBuffer ops, int line, String source) {
         if (!(value instanceof List)) {
-            throw new InputException(source, line, ":value must be a vector of micro-ops, got " + value);
+            throw new InputException(source, line, ":value must be a vector of micro-ops, got " + describe(value));
         }
         for (Object o : (List<?>) value) {
             if (!(o instanceof List) || ((List<?>) o).size() != 3 || !(((List<?>) o).get(0) instanceof Keyword)) {
-                throw new InputException(source, line, "expected a micro-op like [:r key value], got " + o);
+                throw new InputException(source, line, "expected a micro-op like [:r key value], got " + describe(o));
             }
             List<?> mop = (List<?>) o;
             String fn = ((Keyword) mop.get(0)).name();
             if (!(mop.get(1) instanceof Long)) {
                 throw new InputException(source, line, "micro-op :" + fn + ": the key must be an integer, got "
-                        + mop.get(1));
+                        + describe(mop.get(1)));
             }
             long key = (Long) mop.get(1);
             Object v = mop.get(2);
@@ -111,20 +121,20 @@ public final class EdnReader implements HistoryReader {
                         for (Object e : (List<?>) v) {
                             if (!(e instanceof Long)) {
                                 throw new InputException(source, line, "list read of key " + key
-                                        + ": elements must be integers, got " + e);
+                                        + ": elements must be integers, got " + describe(e));
                             }
                             ops.listElement((Long) e);
                         }
                     } else {
                         throw new InputException(source, line, "read of key " + key
-                                + ": value must be an integer, a vector or nil, got " + v);
+                                + ": value must be an integer, a vector or nil, got " + describe(v));
                     }
                     break;
                 case "w":
                 case "append":
                     if (!(v instanceof Long)) {
                         throw new InputException(source, line, ":" + fn + " of key " + key
-                                + ": value must be an integer, got " + v);
+                                + ": value must be an integer, got " + describe(v));
                     }
                     if (fn.equals("w")) ops.write(key, (Long) v); else ops.append(key, (Long) v);
                     break;
@@ -132,7 +142,7 @@ public final class EdnReader implements HistoryReader {
                     if (!(v instanceof List) || ((List<?>) v).size() != 2 || !(((List<?>) v).get(1) instanceof Long)
                             || !(((List<?>) v).get(0) == null || ((List<?>) v).get(0) instanceof Long)) {
                         throw new InputException(source, line, ":cas of key " + key
-                                + ": value must be [expected new] with integers, got " + v);
+                                + ": value must be [expected new] with integers, got " + describe(v));
                     }
                     Long exp = (Long) ((List<?>) v).get(0);
                     ops.cas(key, exp == null ? 0 : exp, exp == null, (Long) ((List<?>) v).get(1));
@@ -147,13 +157,18 @@ public final class EdnReader implements HistoryReader {
 
     private static Long asLong(Object o, String name, int line, String source) {
         if (o == null) return null;
-        if (!(o instanceof Long)) throw new InputException(source, line, ":" + name + " must be an integer, got " + o);
+        if (!(o instanceof Long)) throw new InputException(source, line, ":" + name + " must be an integer, got " + describe(o));
         return (Long) o;
     }
 
     private static String str(Object o) {
         if (o == null) return null;
         return o instanceof Keyword ? ((Keyword) o).name() : o.toString();
+    }
+
+    /** A value for a message: short, with EDN's spelling of keywords. */
+    private static String describe(Object o) {
+        return EdnParser.abbreviate(String.valueOf(o));
     }
 
     private static String ednName(Object o) {

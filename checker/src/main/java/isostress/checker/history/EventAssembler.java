@@ -20,6 +20,7 @@ final class EventAssembler {
     private final ArrayDeque<Integer> pendingAnonymous = new ArrayDeque<>();
     private long nextAnonymousProcess = -1;
     private long eventOrdinal;
+    private int sideEvents;
     private long lastIndex = Long.MIN_VALUE;
     private boolean initialSeen;
     private int firstTxnLine;
@@ -118,9 +119,17 @@ final class EventAssembler {
 
     void side(SideEvent e) {
         builder.sideEvent(e);
+        sideEvents++;
     }
 
-    History finish() {
+    /**
+     * The history, once every event is in.
+     *
+     * @param lastLine the input's last line, named when there is no transaction at all
+     * @throws InputException when the input holds no transaction: nothing was checked, so no verdict may be given
+     */
+    History finish(int lastLine) {
+        if (builder.size() == 0) throw noTransactions(source, lastLine, sideEvents);
         // Invocations that never completed: outcome unknown.
         pending.values().stream().sorted((a, b) -> Integer.compare(a.txn, b.txn)).forEach(p -> {
             builder.opsFor(p.txn);
@@ -129,5 +138,12 @@ final class EventAssembler {
         });
         pending.clear();
         return builder.build();
+    }
+
+    /** The error for an input without transactions: an empty history has no verdict, it is not a valid one. */
+    static InputException noTransactions(String source, int lastLine, int skipped) {
+        return new InputException(source, Math.max(1, lastLine), "no transactions"
+                + (skipped > 0 ? " (only " + skipped + " nemesis events, which are not checked)" : "")
+                + ": there is nothing to check, and an empty history is not a valid one");
     }
 }

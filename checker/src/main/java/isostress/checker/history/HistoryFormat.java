@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -72,15 +73,26 @@ public enum HistoryFormat {
         }
     }
 
-    /** Reads a history in this format: a file, or for {@link #COBRA} a directory of client logs (or one log). */
+    /**
+     * Reads a history in this format: a file, or for {@link #COBRA} a directory of client logs (or one log).
+     *
+     * @throws NoSuchFileException when there is no such file
+     * @throws InputException for bad input, and for a file that cannot be read (naming it)
+     */
     public History read(Path file) throws IOException {
-        if (this == COBRA) return CobraReader.read(file);
-        if (Files.isDirectory(file)) {
-            throw new InputException(file.toString(), 0, "is a directory; only a Cobra history (--format cobra) "
-                    + "is a directory");
-        }
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            return reader().read(in, file.toString());
+        try {
+            if (this == COBRA) return CobraReader.read(file);
+            if (Files.isDirectory(file)) {
+                throw new InputException(file.toString(), 0, "is a directory; only a Cobra history (--format cobra) "
+                        + "is a directory");
+            }
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+                return reader().read(in, file.toString());
+            }
+        } catch (NoSuchFileException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new InputException(file.toString(), 0, "cannot read the file: " + e, e);
         }
     }
 

@@ -3,7 +3,9 @@ package isostress.checker.history;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -19,21 +21,27 @@ import java.util.Map;
  * <p>Streams with Jackson's token parser and fills the history's columns directly, so a line costs no objects.
  * An optional first line {@code {"type":"header","real-time":false,"initial-default":0,"initial":[["w",1,5]]}}
  * carries what the Jepsen schema cannot: initial values other than absent, and histories without real-time order.
- * Events whose process is not an integer (the nemesis) or whose {@code f} is not {@code txn} are kept as
- * {@link SideEvent}s.
+ * Events of the {@code "nemesis"} process (faults) are kept as {@link SideEvent}s and not checked. Any other event
+ * must be a client transaction ({@code "f":"txn"} or no {@code f}, an integer or no {@code process}): a single-object
+ * operation such as {@code "f":"read"} is refused with a sentence, never skipped, since skipping it would check an
+ * empty or partial history and call it valid. Every field is type-checked; unknown fields (Jepsen adds
+ * {@code error} and others) are skipped.
  */
 public final class JsonlReader implements HistoryReader {
-    private static final JsonFactory FACTORY = JsonFactory.builder().build();
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Jackson's byte parser; a repeated field is an error, not a silent overwrite. */
+    static final JsonFactory FACTORY = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
     @Override
     public History read(InputStream in, String source) throws IOException {
         EventAssembler asm = new EventAssembler(source);
         OpBuffer ops = new OpBuffer();
-        try (JsonParser p = FACTORY.createParser(in)) {
+        try (JsonParser p = FACTORY.createParser(new StrictUtf8Stream(in, source))) {
             JsonToken tok;
+            int line = 1;
             while ((tok = nextToken(p, source)) != null) {
-                int line = p.currentTokenLocation().getLineNr();
+                line = p.currentTokenLocation().getLineNr();
                 if (tok != JsonToken.START_OBJECT) {
                     throw new InputException(source, line, "expected a JSON object per line, got " + describe(p));
                 }
@@ -48,19 +56,29 @@ public final class JsonlReader implements HistoryReader {
                                 + "does not end", e.getCause());
                     }
                     throw e;
+                } catch (JsonProcessingException e) {
+                    throw malformed(e, p, source);
                 }
             }
+            return asm.finish(Math.max(line, p.currentLocation().getLineNr()));
         }
-        return asm.finish();
     }
 
-    private static JsonToken nextToken(JsonParser p, String source) throws IOException {
+    static JsonToken nextToken(JsonParser p, String source) throws IOException {
         try {
             return p.nextToken();
-        } catch (JsonParseException e) {
-            throw new InputException(source, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-                    "malformed JSON: " + e.getOriginalMessage(), e);
+        } catch (JsonProcessingException e) {
+            throw malformed(e, p, source);
         }
+    }
+
+    /**
+     * A Jackson error (syntax, or a limit of its {@code StreamReadConstraints} such as nesting depth) as one sentence
+     * naming the line.
+     */
+    static InputException malformed(JsonProcessingException e, JsonParser p, String source) {
+        int line = e.getLocation() != null ? e.getLocation().getLineNr() : p.currentLocation().getLineNr();
+        return new InputException(source, line, "malformed JSON: " + e.getOriginalMessage(), e);
     }
 
     private static void readEvent(JsonParser p, int line, EventAssembler asm, OpBuffer ops, String source)
@@ -68,11 +86,11 @@ public final class JsonlReader implements HistoryReader {
         Long index = null;
         String type = null;
         Long process = null;
-        String processText = null;
+        boolean nemesis = false, processSeen = false;
         long time = -1;
         String f = null;
         boolean hasValue = false;
-        JsonNode otherValue = null;
+        JsonNode deferredValue = null; // a value seen before "f" and "process" said what it is
         String node = null, isolation = null;
         Long initialDefault = null;
         boolean realTime = true;
@@ -88,18 +106,27 @@ public final class JsonlReader implements HistoryReader {
                 case "index": index = longField(p, v, "index", line, source); break;
                 case "type": type = textField(p, v, "type", line, source); break;
                 case "process":
-                    if (v == JsonToken.VALUE_NUMBER_INT) process = p.getLongValue();
-                    else if (v == JsonToken.VALUE_STRING) processText = p.getText();
-                    else if (v != JsonToken.VALUE_NULL) {
-                        throw new InputException(source, line, "\"process\" must be an integer or a string, got "
-                                + describe(p));
+                    processSeen = true;
+                    if (v == JsonToken.VALUE_NUMBER_INT) {
+                        process = int64(p, "process", line, source);
+                    } else if (v == JsonToken.VALUE_STRING && p.getText().equals("nemesis")) {
+                        nemesis = true;
+                    } else if (v != JsonToken.VALUE_NULL) {
+                        throw new InputException(source, line, "\"process\" must be an integer (a client) or "
+                                + "\"nemesis\", got " + describe(p));
                     }
                     break;
                 case "time": time = longField(p, v, "time", line, source); break;
                 case "f": f = textField(p, v, "f", line, source); break;
-                case "node": node = v == JsonToken.VALUE_NULL ? null : p.getValueAsString(); break;
-                case "isolation": isolation = v == JsonToken.VALUE_NULL ? null : p.getValueAsString(); break;
-                case "real-time": realTime = v == JsonToken.VALUE_TRUE; break;
+                case "node": node = optionalText(p, v, "node", line, source); break;
+                case "isolation": isolation = optionalText(p, v, "isolation", line, source); break;
+                case "real-time":
+                    if (v != JsonToken.VALUE_TRUE && v != JsonToken.VALUE_FALSE) {
+                        throw new InputException(source, line, "\"real-time\" must be true or false, got "
+                                + describe(p));
+                    }
+                    realTime = v == JsonToken.VALUE_TRUE;
+                    break;
                 case "initial-default":
                     initialDefault = v == JsonToken.VALUE_NULL ? null : longField(p, v, "initial-default", line, source);
                     break;
@@ -117,10 +144,10 @@ public final class JsonlReader implements HistoryReader {
                 }
                 case "value":
                     hasValue = true;
-                    if ((f != null && !"txn".equals(f)) || processText != null) {
-                        otherValue = MAPPER.readTree(p);
+                    if (processSeen && !nemesis && (f == null || "txn".equals(f))) {
+                        readOps(p, v, ops, line, source); // a client transaction's: streamed (the writer's order)
                     } else {
-                        readOps(p, v, ops, line, source);
+                        deferredValue = MAPPER.readTree(p); // not yet known to be a transaction's
                     }
                     break;
                 default:
@@ -134,18 +161,29 @@ public final class JsonlReader implements HistoryReader {
             return;
         }
         long idx = asm.index(index, line);
-        if (processText != null || (f != null && !"txn".equals(f))) {
-            asm.side(new SideEvent(idx, time, processText != null ? processText : String.valueOf(process), type, f,
-                    otherValue == null ? null : otherValue.toString()));
+        if (nemesis) {
+            // Faults and other nemesis events are not client transactions: kept for writing back, not checked.
+            asm.side(new SideEvent(idx, time, "nemesis", type, f,
+                    deferredValue == null || deferredValue.isNull() ? null : deferredValue.toString()));
             return;
         }
+        if (f != null && !"txn".equals(f)) {
+            throw new InputException(source, line, "operation \"f\":\"" + EdnParser.abbreviate(f) + "\" is not a "
+                    + "transaction (\"f\":\"txn\"); isostress checks transactional histories (list-append, "
+                    + "rw-register), not single-object operations such as Knossos's read, write and cas");
+        }
         if (!hasValue) throw new InputException(source, line, "missing \"value\" (the transaction's micro-ops)");
+        if (deferredValue != null) {
+            try (JsonParser tree = deferredValue.traverse()) {
+                readOps(tree, tree.nextToken(), ops, line, source);
+            }
+        }
         if ("invoke".equals(type)) {
             asm.invoke(process, idx, time, line, ops);
         } else {
             Outcome outcome = Outcome.fromJepsen(type);
             if (outcome == null) {
-                throw new InputException(source, line, "unknown \"type\" \"" + type
+                throw new InputException(source, line, "unknown \"type\" \"" + EdnParser.abbreviate(type)
                         + "\": expected invoke, ok, fail or info");
             }
             asm.complete(outcome, process, idx, time, line, ops, node, isolation);
@@ -172,12 +210,12 @@ public final class JsonlReader implements HistoryReader {
                 throw new InputException(source, line, "micro-op \"" + fn + "\": the key must be an integer, got "
                         + describe(p));
             }
-            long key = p.getLongValue();
+            long key = int64(p, "key", line, source);
             JsonToken v = nextToken(p, source);
             switch (fn) {
                 case "r":
                     if (v == JsonToken.VALUE_NULL) ops.read(key, 0, true);
-                    else if (v == JsonToken.VALUE_NUMBER_INT) ops.read(key, p.getLongValue(), false);
+                    else if (v == JsonToken.VALUE_NUMBER_INT) ops.read(key, int64(p, "value", line, source), false);
                     else if (v == JsonToken.START_ARRAY) {
                         ops.listRead(key, false);
                         JsonToken e;
@@ -186,7 +224,7 @@ public final class JsonlReader implements HistoryReader {
                                 throw new InputException(source, line, "list read of key " + key
                                         + ": elements must be integers, got " + describe(p));
                             }
-                            ops.listElement(p.getLongValue());
+                            ops.listElement(int64(p, "element", line, source));
                         }
                     } else {
                         throw new InputException(source, line, "read of key " + key
@@ -199,7 +237,8 @@ public final class JsonlReader implements HistoryReader {
                         throw new InputException(source, line, "\"" + fn + "\" of key " + key
                                 + ": value must be an integer, got " + describe(p));
                     }
-                    if (fn.equals("w")) ops.write(key, p.getLongValue()); else ops.append(key, p.getLongValue());
+                    long value = int64(p, "value", line, source);
+                    if (fn.equals("w")) ops.write(key, value); else ops.append(key, value);
                     break;
                 case "cas": {
                     if (v != JsonToken.START_ARRAY) {
@@ -212,12 +251,12 @@ public final class JsonlReader implements HistoryReader {
                         throw new InputException(source, line, "cas of key " + key
                                 + ": expected value must be an integer or null, got " + describe(p));
                     }
-                    long exp = expNull ? 0 : p.getLongValue();
+                    long exp = expNull ? 0 : int64(p, "expected value", line, source);
                     if (nextToken(p, source) != JsonToken.VALUE_NUMBER_INT) {
                         throw new InputException(source, line, "cas of key " + key
                                 + ": new value must be an integer, got " + describe(p));
                     }
-                    long nv = p.getLongValue();
+                    long nv = int64(p, "new value", line, source);
                     if (nextToken(p, source) != JsonToken.END_ARRAY) {
                         throw new InputException(source, line, "cas of key " + key + ": value must be [expected, new]");
                     }
@@ -225,7 +264,7 @@ public final class JsonlReader implements HistoryReader {
                     break;
                 }
                 default:
-                    throw new InputException(source, line, "unknown micro-op \"" + fn
+                    throw new InputException(source, line, "unknown micro-op \"" + EdnParser.abbreviate(fn)
                             + "\": expected \"r\", \"w\", \"append\" or \"cas\"");
             }
             if (nextToken(p, source) != JsonToken.END_ARRAY) {
@@ -238,7 +277,21 @@ public final class JsonlReader implements HistoryReader {
         if (v != JsonToken.VALUE_NUMBER_INT) {
             throw new InputException(source, line, "\"" + name + "\" must be an integer, got " + describe(p));
         }
+        return int64(p, name, line, source);
+    }
+
+    /** The current integer token as a long; one beyond 64 bits is an error, not a Jackson exception. */
+    static long int64(JsonParser p, String name, int line, String source) throws IOException {
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            throw new InputException(source, line, "\"" + name + "\" " + EdnParser.abbreviate(p.getText())
+                    + " does not fit in 64 bits");
+        }
         return p.getLongValue();
+    }
+
+    private static String optionalText(JsonParser p, JsonToken v, String name, int line, String source)
+            throws IOException {
+        return v == JsonToken.VALUE_NULL ? null : textField(p, v, name, line, source);
     }
 
     private static String textField(JsonParser p, JsonToken v, String name, int line, String source)
@@ -255,9 +308,9 @@ public final class JsonlReader implements HistoryReader {
         switch (t) {
             case START_ARRAY: return "a list";
             case START_OBJECT: return "an object";
-            case VALUE_STRING: return "\"" + p.getText() + "\"";
+            case VALUE_STRING: return "\"" + EdnParser.abbreviate(p.getText()) + "\"";
             case VALUE_NULL: return "null";
-            default: return p.getText();
+            default: return EdnParser.abbreviate(p.getText());
         }
     }
 }

@@ -109,6 +109,7 @@ public final class TextReader implements HistoryReader {
         }
 
         int initSlot = explicitInitialTxn(slotCount, slotSession, start, order, kind);
+        if (slotCount - (initSlot >= 0 ? 1 : 0) == 0) throw EventAssembler.noTransactions(source, s.line, 0);
         History.Builder b = History.builder().source(source).realTime(false).ensureCapacity(slotCount, n);
         if (initSlot >= 0) {
             java.util.Map<Long, Long> init = new java.util.LinkedHashMap<>();

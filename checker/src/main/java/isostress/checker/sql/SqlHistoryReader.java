@@ -1,14 +1,18 @@
 package isostress.checker.sql;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import isostress.checker.history.InputException;
 import isostress.checker.history.Outcome;
+import isostress.checker.history.StrictUtf8Stream;
 import isostress.checker.model.IsolationLevel;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -28,16 +32,24 @@ import java.util.Set;
  * Reads the {@code isostress-sql} JSON-lines format (docs/sql-history.md). Every error is an {@link InputException}
  * naming file:line and what was expected. Beyond syntax it checks what the checker relies on: unique transaction ids
  * and write ids, one table per key, increasing session indexes, and that every read names a version some statement
- * (or init) wrote for that key.
+ * (or init) wrote for that key. It is isostress's own format, so every field is known: a field it does not know, a
+ * value of the wrong JSON type, an integer beyond 64 bits and a key given twice are errors, never skipped or coerced.
  */
 public final class SqlHistoryReader {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY).build();
+    /** The fields of each kind of object (docs/sql-history.md). */
+    private static final Set<String> HEADER = Set.of("format", "version", "name", "tables"),
+            INIT = Set.of("type", "rows"), INIT_ROW = Set.of("table", "key", "write", "value"),
+            TXN = Set.of("type", "id", "session", "index", "level", "outcome", "start", "end", "ops"),
+            OP = Set.of("f", "table", "where", "w", "rows"), ROW = Set.of("key", "writer", "value");
     private static final Set<String> LEVELS = Set.of("rc", "ra", "pc", "si", "ser");
 
     private final String source;
     private final List<InitRowAt> init = new ArrayList<>();
     private final List<SqlTxn> txns = new ArrayList<>();
     private final Map<SqlTxn, Integer> lineOf = new HashMap<>();
+    private final Map<Long, Integer> idLine = new HashMap<>();
     private final Map<String, String> tableOfKey = new HashMap<>();
     private final Map<String, Integer> writeIdLine = new HashMap<>();
     /** (key, write id) pairs that exist: "key\u0000w". */
@@ -49,11 +61,16 @@ public final class SqlHistoryReader {
         this.source = source;
     }
 
+    /**
+     * Reads a history file. Bytes that are not UTF-8 are an error naming their line; so is a file that cannot be read.
+     */
     public static SqlHistory read(Path file) {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return read(in, file.toString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        String source = file.toString();
+        try (Reader in = new InputStreamReader(new StrictUtf8Stream(Files.newInputStream(file), source),
+                StandardCharsets.UTF_8)) {
+            return read(in, source);
+        } catch (IOException | UncheckedIOException e) {
+            throw new InputException(source, 0, "cannot read the file: " + e.getMessage(), e);
         }
     }
 
@@ -103,17 +120,37 @@ public final class SqlHistoryReader {
             }
             if (n == null || !n.isObject()) throw fail(line, "expected a JSON object");
             if (!header) {
-                if (!"isostress-sql".equals(n.path("format").asText(null))) {
+                if (!n.path("format").isTextual() || !"isostress-sql".equals(n.get("format").textValue())) {
                     throw fail(line, "expected the header {\"format\":\"isostress-sql\",\"version\":1}");
                 }
-                if (n.path("version").asInt(-1) != 1) throw fail(line, "unsupported version, expected 1");
-                name = n.hasNonNull("name") ? n.get("name").asText() : null;
+                known(n, HEADER, line, "the header");
+                JsonNode version = n.get("version");
+                if (version == null || !version.isIntegralNumber() || !version.canConvertToLong()
+                        || version.longValue() != 1) {
+                    throw fail(line, "unsupported \"version\" " + version + ", expected 1");
+                }
+                JsonNode nm = n.get("name");
+                if (nm != null && !nm.isNull() && !nm.isTextual()) {
+                    throw fail(line, "the header's \"name\" must be a string, got " + nm);
+                }
+                name = nm == null || nm.isNull() ? null : nm.textValue();
                 if (n.has("tables")) {
+                    if (!n.get("tables").isObject()) {
+                        throw fail(line, "\"tables\" must be an object {table: [column, ...]}");
+                    }
                     Iterator<Map.Entry<String, JsonNode>> it = n.get("tables").fields();
                     while (it.hasNext()) {
                         Map.Entry<String, JsonNode> e = it.next();
+                        if (!e.getValue().isArray()) {
+                            throw fail(line, "\"tables\": table " + e.getKey() + " must list its columns");
+                        }
                         List<String> cols = new ArrayList<>();
-                        for (JsonNode c : e.getValue()) cols.add(c.asText());
+                        for (JsonNode c : e.getValue()) {
+                            if (!c.isTextual()) {
+                                throw fail(line, "\"tables\": table " + e.getKey() + ": a column is a string, got " + c);
+                            }
+                            cols.add(c.textValue());
+                        }
                         tables.put(e.getKey(), cols);
                     }
                 }
@@ -121,6 +158,7 @@ public final class SqlHistoryReader {
                 continue;
             }
             String type = n.path("type").asText("");
+            if (!n.path("type").isTextual()) type = "";
             if (type.equals("init")) {
                 if (!txns.isEmpty()) throw fail(line, "init line after the first transaction");
                 parseInit(n, line);
@@ -130,7 +168,13 @@ public final class SqlHistoryReader {
                 throw fail(line, "expected \"type\": \"init\" or \"txn\", got " + n.path("type"));
             }
         }
-        if (!header) throw fail(0, "empty file: expected the header {\"format\":\"isostress-sql\",\"version\":1}");
+        if (!header) {
+            throw fail(Math.max(1, line), "empty file: expected the header {\"format\":\"isostress-sql\",\"version\":1}");
+        }
+        if (txns.isEmpty()) {
+            throw fail(Math.max(1, line), "no transactions: there is nothing to check, and an empty history is not "
+                    + "a valid one");
+        }
         checkReads();
         checkSessions();
         List<SqlHistory.InitRow> rows = new ArrayList<>();
@@ -139,13 +183,18 @@ public final class SqlHistoryReader {
     }
 
     private void parseInit(JsonNode n, int line) {
+        known(n, INIT, line, "init");
         JsonNode rows = n.get("rows");
         if (rows == null || !rows.isArray()) throw fail(line, "init: expected \"rows\": [...]");
         for (JsonNode r : rows) {
+            if (!r.isObject()) throw fail(line, "init: a row is an object {table, key, write, value}, got " + r);
+            known(r, INIT_ROW, line, "init row");
             String table = text(r, "table", line, "init row");
             String key = text(r, "key", line, "init row");
-            String w = r.has("write") ? r.get("write").asText() : SqlHistory.INIT;
-            if (!w.equals(SqlHistory.INIT)) throw fail(line, "init row " + key + ": \"write\" must be \"init\"");
+            JsonNode w = r.get("write");
+            if (w != null && !(w.isTextual() && w.textValue().equals(SqlHistory.INIT))) {
+                throw fail(line, "init row " + key + ": \"write\" must be \"init\"");
+            }
             claimKey(key, table, line);
             if (!versions.add(key + '\u0000' + SqlHistory.INIT)) throw fail(line, "duplicate init row for key " + key);
             init.add(new InitRowAt(new SqlHistory.InitRow(table, key, value(r.get("value"), line, key)), line));
@@ -153,23 +202,28 @@ public final class SqlHistoryReader {
     }
 
     private void parseTxn(JsonNode n, int line) {
+        known(n, TXN, line, "txn");
         long id = integer(n, "id", line);
-        for (SqlTxn t : txns) if (t.id() == id) throw fail(line, "duplicate transaction id " + id + " (first on line " + lineOf.get(t) + ")");
-        int session = (int) integer(n, "session", line);
-        if (session < 0) throw fail(line, "session must be >= 0, was " + session);
-        int index = (int) integer(n, "index", line);
-        String lv = n.path("level").asText("");
+        Integer first = idLine.putIfAbsent(id, line);
+        if (first != null) throw fail(line, "duplicate transaction id " + id + " (first on line " + first + ")");
+        long session = integer(n, "session", line);
+        if (session < 0 || session > Integer.MAX_VALUE) {
+            throw fail(line, "session must be >= 0 and < 2^31, was " + session);
+        }
+        long index = integer(n, "index", line);
+        if (index < Integer.MIN_VALUE || index > Integer.MAX_VALUE) throw fail(line, "index must be < 2^31, was " + index);
+        String lv = n.path("level").isTextual() ? n.get("level").textValue() : "";
         if (!LEVELS.contains(lv)) throw fail(line, "txn " + id + ": expected \"level\" rc, ra, pc, si or ser, got " + n.path("level"));
         IsolationLevel level = IsolationLevel.byName(lv);
-        Outcome outcome = Outcome.fromJepsen(n.path("outcome").asText(""));
+        Outcome outcome = n.path("outcome").isTextual() ? Outcome.fromJepsen(n.get("outcome").textValue()) : null;
         if (outcome == null) throw fail(line, "txn " + id + ": expected \"outcome\" ok, fail or info, got " + n.path("outcome"));
-        Long start = n.hasNonNull("start") ? n.get("start").asLong() : null;
-        Long end = n.hasNonNull("end") ? n.get("end").asLong() : null;
+        Long start = optionalInteger(n, "start", line);
+        Long end = optionalInteger(n, "end", line);
         JsonNode opsNode = n.get("ops");
         if (opsNode == null || !opsNode.isArray()) throw fail(line, "txn " + id + ": expected \"ops\": [...]");
         List<SqlOp> ops = new ArrayList<>();
         for (JsonNode o : opsNode) ops.add(parseOp(o, line, id));
-        SqlTxn t = new SqlTxn(id, session, index, level, outcome, start, end, List.copyOf(ops));
+        SqlTxn t = new SqlTxn(id, (int) session, (int) index, level, outcome, start, end, List.copyOf(ops));
         txns.add(t);
         lineOf.put(t, line);
     }
@@ -177,7 +231,8 @@ public final class SqlHistoryReader {
     private SqlOp parseOp(JsonNode o, int line, long txn) {
         String what = "txn " + txn + " op";
         if (!o.isObject()) throw fail(line, what + ": expected an object");
-        String f = o.path("f").asText("");
+        known(o, OP, line, what);
+        String f = o.path("f").isTextual() ? o.get("f").textValue() : "";
         String table = text(o, "table", line, what);
         JsonNode rows = o.get("rows");
         if (rows == null || !rows.isArray()) throw fail(line, what + " " + f + ": expected \"rows\": [...]");
@@ -195,6 +250,7 @@ public final class SqlHistoryReader {
             List<SqlOp.WriteRow> out = new ArrayList<>();
             Set<String> keys = new HashSet<>();
             for (JsonNode r : rows) {
+                row(r, line, what);
                 String key = text(r, "key", line, what + " insert row");
                 if (!keys.add(key)) throw fail(line, what + ": insert writes key " + key + " twice");
                 claimKey(key, table, line);
@@ -213,6 +269,7 @@ public final class SqlHistoryReader {
         List<SqlOp.ReadRow> out = new ArrayList<>();
         Set<String> keys = new HashSet<>();
         for (JsonNode r : rows) {
+            row(r, line, what);
             String key = text(r, "key", line, what + " row");
             if (!keys.add(key)) throw fail(line, what + ": key " + key + " appears twice in one statement's rows");
             claimKey(key, table, line);
@@ -265,6 +322,7 @@ public final class SqlHistoryReader {
     }
 
     private Object scalar(JsonNode v, int line) {
+        if (v.isIntegralNumber() && !v.canConvertToLong()) throw fail(line, "integer " + v + " does not fit in 64 bits");
         if (v.isIntegralNumber()) return v.longValue();
         if (v.isNumber()) return v.doubleValue();
         if (v.isTextual()) return v.textValue();
@@ -320,14 +378,38 @@ public final class SqlHistoryReader {
 
     private String text(JsonNode n, String field, int line, String what) {
         JsonNode v = n.get(field);
-        if (v == null || !(v.isTextual() || v.isNumber())) throw fail(line, what + ": expected \"" + field + "\" (a string)");
+        if (v == null || !(v.isTextual() || v.isIntegralNumber())) {
+            throw fail(line, what + ": expected \"" + field + "\" (a string)");
+        }
         return v.asText();
     }
 
     private long integer(JsonNode n, String field, int line) {
         JsonNode v = n.get(field);
         if (v == null || !v.isIntegralNumber()) throw fail(line, "txn: expected \"" + field + "\" (an integer), got " + v);
+        if (!v.canConvertToLong()) throw fail(line, "txn: \"" + field + "\" " + v + " does not fit in 64 bits");
         return v.longValue();
+    }
+
+    private Long optionalInteger(JsonNode n, String field, int line) {
+        return n.hasNonNull(field) ? integer(n, field, line) : null;
+    }
+
+    /** Rejects fields this format does not have: a misspelt or foreign field is not silently dropped. */
+    private void known(JsonNode n, Set<String> fields, int line, String what) {
+        Iterator<String> it = n.fieldNames();
+        while (it.hasNext()) {
+            String f = it.next();
+            if (!fields.contains(f)) {
+                throw fail(line, what + ": unknown field \"" + f + "\" (the fields are " + new java.util.TreeSet<>(fields)
+                        + ")");
+            }
+        }
+    }
+
+    private void row(JsonNode r, int line, String what) {
+        if (!r.isObject()) throw fail(line, what + ": a row is an object {key, writer, value}, got " + r);
+        known(r, ROW, line, what + " row");
     }
 
     private InputException fail(int line, String message) {

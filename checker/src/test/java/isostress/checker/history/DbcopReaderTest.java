@@ -99,7 +99,8 @@ class DbcopReaderTest {
         History h = read("[[{\"events\":[{\"write\":true,\"variable\":3,\"value\":4}],\"success\":true}],[]]");
         assertEquals(1, h.size());
         assertEquals(List.of(new MicroOp.Write(3, 4)), ops(h, 0), "success defaults to true");
-        assertEquals(0, read("[]").size());
+        InputException empty = assertThrows(InputException.class, () -> read("[]"));
+        assertTrue(empty.getMessage().startsWith("h.json:1: no transactions"), empty.getMessage());
     }
 
     @Test

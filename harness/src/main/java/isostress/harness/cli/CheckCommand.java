@@ -81,6 +81,7 @@ public final class CheckCommand implements Callable<Integer> {
                 .withSolverTimeoutMillis(solverTimeout * 1000).withMaxOpenPairs(maxOpenPairs);
         Result r = Checker.check(h, ls, opts);
         r.stats().put("parse_ms", parseMs);
+        if (!h.sideEvents().isEmpty()) r.stats().put("nemesis_events_not_checked", h.sideEvents().size());
         ResultWriter.report(r, h, fmt, file, output, spec.commandLine().getOut());
         return exitStatus(r);
     }

@@ -41,7 +41,22 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         versionEverywhere(cl, new Version());
         cl.setExitCodeExceptionMapper(Main::exitCode);
+        cl.setExecutionStrategy(parsed -> {
+            try {
+                return new CommandLine.RunLast().execute(parsed);
+            } catch (Error e) {
+                // picocli lets an Error escape execute(), and an uncaught one ends the JVM with status 1, which
+                // reads as "invalid": a StackOverflowError or OutOfMemoryError must be an internal error (70).
+                throw new CommandLine.ExecutionException(cl, "internal error: " + e, e);
+            }
+        });
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            if (ex instanceof CommandLine.ExecutionException && ex.getCause() instanceof Error) {
+                line.getErr().println("isostress: internal error: " + ex.getCause()
+                        + (ex.getCause() instanceof VirtualMachineError ? " (the JVM ran out of stack or memory; "
+                        + "give it more with -Xss or -Xmx)" : ""));
+                return INTERNAL;
+            }
             int code = exitCode(ex);
             if (code == INTERNAL) {
                 java.io.StringWriter trace = new java.io.StringWriter();
@@ -66,7 +81,7 @@ public final class Main implements Runnable {
                 || t instanceof NoSuchFileException || t instanceof UsageException) {
             return BAD_INPUT;
         }
-        if (t instanceof IOException) return BAD_INPUT;
+        if (t instanceof IOException || t instanceof java.io.UncheckedIOException) return BAD_INPUT;
         return INTERNAL;
     }
 

@@ -46,6 +46,10 @@ public final class ResultWriter {
         if (((Number) s.getOrDefault("info", 0)).intValue() > 0) {
             sb.append(", ").append(s.get("info_counted_committed")).append(" of them counted committed");
         }
+        if (!h.sideEvents().isEmpty()) {
+            // Nemesis events (faults) are not client transactions; say they were read and left out.
+            sb.append(String.format(Locale.ROOT, "; %,d nemesis events not checked", h.sideEvents().size()));
+        }
         sb.append(")\nchecker: ").append(r.shape()).append('\n');
         sb.append("verdict: ").append(r.verdict().jsonName().toUpperCase(Locale.ROOT));
         List<IsolationLevel> weakest = r.weakestViolated();
