@@ -135,7 +135,7 @@ final class EdnParser {
                 return m;
             }
             Object v = readForm();
-            if (v == END) throw error("map key " + k + " has no value");
+            if (v == END) throw error("map key " + abbreviate(String.valueOf(k)) + " has no value");
             m.put(k, v);
         }
     }
@@ -180,9 +180,9 @@ final class EdnParser {
                     + "a tag like #jepsen.history.Op)");
         }
         Object tag = readAtom(read());
-        if (!(tag instanceof Symbol)) throw error("bad tag #" + tag);
+        if (!(tag instanceof Symbol)) throw error("bad tag #" + abbreviate(String.valueOf(tag)));
         Object v = readForm();
-        if (v == END) throw error("tag #" + tag + " has no value");
+        if (v == END) throw error("tag #" + abbreviate(String.valueOf(tag)) + " has no value");
         return v;
     }
 

@@ -89,7 +89,7 @@ public final class EdnReader implements HistoryReader {
         } else {
             Outcome out = Outcome.fromJepsen(typeName);
             if (out == null) {
-                throw new InputException(source, line, "unknown :type :" + typeName
+                throw new InputException(source, line, "unknown :type :" + describe(typeName)
                         + " (expected :invoke, :ok, :fail or :info)");
             }
             asm.complete(out, proc, idx, tm, line, ops, str(m.get(NODE)), str(m.get(ISOLATION)));
@@ -107,7 +107,7 @@ public final class EdnReader implements HistoryReader {
             List<?> mop = (List<?>) o;
             String fn = ((Keyword) mop.get(0)).name();
             if (!(mop.get(1) instanceof Long)) {
-                throw new InputException(source, line, "micro-op :" + fn + ": the key must be an integer, got "
+                throw new InputException(source, line, "micro-op :" + describe(fn) + ": the key must be an integer, got "
                         + describe(mop.get(1)));
             }
             long key = (Long) mop.get(1);
@@ -133,7 +133,7 @@ public final class EdnReader implements HistoryReader {
                 case "w":
                 case "append":
                     if (!(v instanceof Long)) {
-                        throw new InputException(source, line, ":" + fn + " of key " + key
+                        throw new InputException(source, line, ":" + describe(fn) + " of key " + key
                                 + ": value must be an integer, got " + describe(v));
                     }
                     if (fn.equals("w")) ops.write(key, (Long) v); else ops.append(key, (Long) v);
@@ -149,7 +149,7 @@ public final class EdnReader implements HistoryReader {
                     break;
                 }
                 default:
-                    throw new InputException(source, line, "unknown micro-op :" + fn
+                    throw new InputException(source, line, "unknown micro-op :" + describe(fn)
                             + " (expected :r, :w, :append or :cas)");
             }
         }

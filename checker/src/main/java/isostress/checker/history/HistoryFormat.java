@@ -147,7 +147,7 @@ public enum HistoryFormat {
         if (name.endsWith(".edn")) return EDN;
         if (name.endsWith(".txt")) return TEXT;
         if (name.endsWith(".bincode")) return DBCOP;
-        throw new InputException(file.toString(), 0, "cannot tell the history format (not JSON lines, EDN, "
+        throw new InputException(file.toString(), 1, "cannot tell the history format (not JSON lines, EDN, "
                 + "r(key,value,session,txn) text, a dbcop history or Cobra logs); give --format "
                 + "jsonl|edn|text|dbcop|cobra");
     }

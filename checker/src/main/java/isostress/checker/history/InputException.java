@@ -39,6 +39,20 @@ public class InputException extends RuntimeException {
         } else if (line > 0) {
             sb.append("line ").append(line).append(": ");
         }
-        return sb.append(message).toString();
+        return sb.append(shorten(message)).toString();
+    }
+
+    /** Longest message kept whole: longer ones quote a long value from the input, shortened in the middle. */
+    static final int MAX_MESSAGE = 600;
+
+    /**
+     * Keeps a message one readable sentence when it quotes a long value from the input (a 100,000-character symbol,
+     * key or field name): the start and the end stay, the middle is replaced by its length.
+     */
+    static String shorten(String message) {
+        if (message.length() <= MAX_MESSAGE) return message;
+        int head = MAX_MESSAGE * 2 / 3, tail = MAX_MESSAGE / 4;
+        return message.substring(0, head) + " [... " + (message.length() - head - tail) + " characters ...] "
+                + message.substring(message.length() - tail);
     }
 }

@@ -38,6 +38,12 @@ public final class JsonlReader implements HistoryReader {
         EventAssembler asm = new EventAssembler(source);
         OpBuffer ops = new OpBuffer();
         try (JsonParser p = FACTORY.createParser(new StrictUtf8Stream(in, source))) {
+            return read(p, asm, ops, source);
+        }
+    }
+
+    private static History read(JsonParser p, EventAssembler asm, OpBuffer ops, String source) throws IOException {
+        try {
             JsonToken tok;
             int line = 1;
             while ((tok = nextToken(p, source)) != null) {
@@ -61,6 +67,9 @@ public final class JsonlReader implements HistoryReader {
                 }
             }
             return asm.finish(Math.max(line, p.currentLocation().getLineNr()));
+        } catch (JsonProcessingException e) {
+            // Jackson parses a string's text lazily, so describing a bad token can fail too.
+            throw malformed(e, p, source);
         }
     }
 

@@ -14,6 +14,9 @@ import java.io.InputStream;
  * encoded surrogates ({@code ED A0 80}) and overlong forms ({@code C0 80}) inside strings and keys. This filter counts
  * lines itself, so the line is the byte's own, and checks the well-formed sequences of the Unicode Standard, Table
  * 3-7 (RFC 3629 section 4): no overlong forms, no surrogates, nothing above U+10FFFF. One comparison per ASCII byte.
+ *
+ * <p>It also refuses the NUL byte, which no JSON, EDN or SQL-history text holds: without this, Jackson takes NULs
+ * among the first four bytes for UTF-16 or UTF-32 and fails with a {@code CharConversionException}.
  */
 public final class StrictUtf8Stream extends FilterInputStream {
     private final String source;
@@ -44,7 +47,7 @@ public final class StrictUtf8Stream extends FilterInputStream {
         }
         for (int i = off; i < off + n; i++) {
             int b = buf[i];
-            if (b >= 0 && need == 0) { // ASCII outside a sequence: the common case
+            if (b > 0 && need == 0) { // ASCII outside a sequence: the common case
                 offset++;
                 if (b == '\n') line++;
             } else {
@@ -78,6 +81,8 @@ public final class StrictUtf8Stream extends FilterInputStream {
             need--;
             lo = 0x80;
             hi = 0xBF;
+        } else if (b == 0) {
+            throw bad(b, "is a NUL, which no text history holds (a binary file?)");
         } else if (b < 0x80) {
             if (b == '\n') line++;
         } else if (b >= 0xC2 && b <= 0xDF) {
@@ -102,7 +107,7 @@ public final class StrictUtf8Stream extends FilterInputStream {
     }
 
     private InputException bad(int b, String why) {
-        return new InputException(source, line, String.format("invalid UTF-8: byte 0x%02X at byte %d %s; histories "
-                + "are UTF-8 text", b, offset, why));
+        return new InputException(source, line, String.format("%s: byte 0x%02X at byte %d %s; histories "
+                + "are UTF-8 text", b == 0 ? "not text" : "invalid UTF-8", b, offset, why));
     }
 }

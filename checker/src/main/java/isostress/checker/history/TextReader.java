@@ -146,13 +146,15 @@ public final class TextReader implements HistoryReader {
     }
 
     /**
-     * Byte scanner with line tracking over large chunks: the input is read 4 MB at a time into one array and
-     * scanned with a cursor, so the per-byte work is an array read and a comparison (a line is about 15 bytes).
+     * Byte scanner with line tracking over large chunks: the input is read up to 4 MB at a time into one array and
+     * scanned with a cursor, so the per-byte work is an array read and a comparison (a line is about 15 bytes). The
+     * array starts at 64 KB and doubles with each refill, so a small file does not pay for 4 MB.
      */
     private static final class Scanner {
         private final InputStream in;
         private final String source;
-        private byte[] buf = new byte[1 << 22];
+        private static final int MAX_BUFFER = 1 << 22;
+        private byte[] buf = new byte[1 << 16];
         private int pos, lim;
         private boolean eof;
         int line = 1;
@@ -170,6 +172,7 @@ public final class TextReader implements HistoryReader {
                 lim -= pos;
                 pos = 0;
             }
+            if (lim > 0 && buf.length < MAX_BUFFER) buf = java.util.Arrays.copyOf(buf, buf.length * 2);
             while (lim < buf.length && lim - pos < need) {
                 int r = in.read(buf, lim, buf.length - lim);
                 if (r < 0) {

@@ -1,0 +1,408 @@
+package isostress.checker.history;
+
+import isostress.checker.CheckOptions;
+import isostress.checker.Checker;
+import isostress.checker.sql.SqlCheckOptions;
+import isostress.checker.sql.SqlChecker;
+import isostress.checker.sql.SqlHistory;
+import isostress.checker.sql.SqlHistoryReader;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The history fuzzer shared by {@link HistoryFuzzTest} (in every build) and {@link HistoryFuzzBench} (long runs):
+ * real seed histories in every format, mutated as fuzzers do (AFL's havoc stage: bit flips, inserted and deleted
+ * bytes, splices of another seed, plus a dictionary of format tokens), and structured mutations aimed at what broke
+ * the readers (issue 13): deep nesting, integers beyond 64 bits, invalid UTF-8, wrong-typed values, single-object
+ * operations, nemesis events. {@link #check} is the property: the reader returns a history, which the checker then
+ * checks (a verdict or an {@link InputException}), or it throws an {@link InputException} naming the file and the
+ * line (the byte, for the binary formats); never another Throwable, and never slowly.
+ */
+final class HistoryFuzz {
+    private HistoryFuzz() {
+    }
+
+    /** What reads a seed: one of the history formats, or the isostress-sql reader. */
+    enum Target { JSONL, EDN, TEXT, DBCOP, COBRA, SQL }
+
+    /** A seed history: its bytes, how it is read, and the file name used in messages. */
+    record Seed(String name, Target target, byte[] bytes) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** One mutation; positions are taken modulo the input's length when applied. */
+    sealed interface Mutation permits Flip, Insert, Delete, Truncate, Splice, Repeat {
+    }
+
+    /** Flips bit {@code bit} of the byte at {@code pos}. */
+    record Flip(int pos, int bit) implements Mutation {
+    }
+
+    /** Inserts {@code bytes} at {@code pos} (a token, invalid UTF-8, a huge number). */
+    record Insert(int pos, Bytes bytes) implements Mutation {
+    }
+
+    /** Replaces {@code len} bytes at {@code pos} by {@code with}: a deletion when it is empty, else a wrong type. */
+    record Delete(int pos, int len, Bytes with) implements Mutation {
+    }
+
+    /** Cuts the input at {@code pos}. */
+    record Truncate(int pos) implements Mutation {
+    }
+
+    /** Puts {@code len} bytes of seed {@code other} from {@code from} at {@code pos}. */
+    record Splice(int pos, int other, int from, int len) implements Mutation {
+    }
+
+    /** Inserts {@code unit} {@code times} times at {@code pos}: deep nesting, long numbers, long lines. */
+    record Repeat(int pos, Bytes unit, int times) implements Mutation {
+    }
+
+    /** A byte string with a readable toString, for jqwik's reports. */
+    record Bytes(byte[] b) {
+        static Bytes of(String s) {
+            return new Bytes(s.getBytes(StandardCharsets.UTF_8));
+        }
+
+        static Bytes raw(int... v) {
+            byte[] b = new byte[v.length];
+            for (int i = 0; i < v.length; i++) b[i] = (byte) v[i];
+            return new Bytes(b);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder("\"");
+            for (byte x : b) sb.append(x >= 32 && x < 127 ? String.valueOf((char) x) : String.format("\\x%02x", x));
+            return sb.append('"').toString();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Bytes && Arrays.equals(b, ((Bytes) o).b);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(b);
+        }
+    }
+
+    /**
+     * A seed, the mutations applied to it in order, and whether it goes through a file and format detection. Each
+     * prefix of the mutations is an input of its own: the seed after one mutation, after two, and so on, so one
+     * generated case is {@link #MIN_MUTATIONS} or more inputs.
+     */
+    record Case(int seed, List<Mutation> mutations, boolean viaFile) {
+        /** The input after the first {@code k} mutations. */
+        byte[] bytes(int k) {
+            return mutate(SEEDS.get(seed).bytes(), mutations.subList(0, k));
+        }
+    }
+
+    /** The fewest mutations of a case, so the fewest inputs it makes. */
+    static final int MIN_MUTATIONS = 3;
+
+    /** Tokens of the formats, wrong-typed values and the operations the readers must refuse. */
+    static final List<String> DICTIONARY = List.of(
+            "null", "true", "false", "\"x\"", "[]", "{}", "1.5", "-1", "0", "1e400", ",", ":", "\"", "[", "]", "{", "}",
+            "\"nemesis\"", "\"read\"", "\"txn\"", "\"header\"", "\"invoke\"", "\"ok\"", "\"fail\"", "\"info\"",
+            "\"r\"", "\"w\"", "\"append\"", "\"cas\"", "\"f\":\"read\",", "\"process\":\"nemesis\",",
+            "\"process\":\"x\",", "\"type\":\"header\",", "\"real-time\":1,", "\"initial\":[[\"w\",1,2]],",
+            "\"value\":{},", "\"node\":[1],", "\"index\":1,", "\"success\":true,", "\"events\":[],",
+            "nil", ":nemesis", ":read", ":f :read", ":f :txn", ":process :nemesis", ":process \"p\"",
+            ":type :header", ":type :info", "#_", "#{", "#", "\\", "\\a", "\\u12", "\"s\"", ";", "#jepsen.history.Op",
+            "[:r 1 nil]", "[:append 1 2]", "[:cas 1 [2 3]]", "[:incr 1 2]", "(", ")",
+            "r(", "w(", "r(1,0,1,1)\n", "\n", "\r\n", "\t", " ",
+            "\"type\":\"init\",", "\"where\":true,", "{\"not\":", "\"w\":\"init\",", "\"writer\":\"init\",",
+            "\"level\":\"sser\",", "\"extra\":1,",
+            "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+            "18446744073709551615", "99999999999999999999999999", "NaN", "Infinity", "1/0", "0x10");
+
+    /** Ill-formed UTF-8 (Unicode Table 3-7) and well-formed multi-byte characters. */
+    static final List<Bytes> ENCODINGS = List.of(
+            Bytes.raw(0xFF), Bytes.raw(0xC3, 0x28), Bytes.raw(0xED, 0xA0, 0x80), Bytes.raw(0xC0, 0x80),
+            Bytes.raw(0xF4, 0x90, 0x80, 0x80), Bytes.raw(0xE2, 0x82), Bytes.raw(0x80), Bytes.raw(0xF8, 0x88),
+            Bytes.raw(0x00), Bytes.raw(0xEF, 0xBB, 0xBF), Bytes.of("é"), Bytes.of("€"), Bytes.of("😀"));
+
+    /** The longest run a {@link Repeat} inserts, in bytes. */
+    static final int MAX_RUN = 100_000;
+
+    /** Units repeated into deep nesting, long numbers and long lines. */
+    static final List<String> UNITS = List.of("[", "{\"a\":", "{:a ", "(", "#_", "#t ", "{\"not\":", "[[", "9", "-",
+            "\"", "x", "\n", "r(1,1,1,1)\n", "#{");
+
+    static final List<Seed> SEEDS = seeds();
+
+    /**
+     * All fuzz cases: a seed and three or four mutations; one in a hundred goes through a file and detection. The
+     * seed and the file choice are uniform (jqwik's edge cases would favour the first and last seed).
+     */
+    static Arbitrary<Case> cases() {
+        Arbitrary<Integer> pos = Arbitraries.integers().between(0, Integer.MAX_VALUE);
+        Arbitrary<Bytes> token = Arbitraries.oneOf(Arbitraries.of(DICTIONARY).map(Bytes::of), Arbitraries.of(ENCODINGS),
+                Arbitraries.integers().between(0, 255).map(Bytes::raw));
+        Arbitrary<Mutation> m = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(4, Combinators.combine(pos, Arbitraries.integers().between(0, 7)).as(Flip::new)),
+                net.jqwik.api.Tuple.of(4, Combinators.combine(pos, token).as(Insert::new)),
+                net.jqwik.api.Tuple.of(3, Combinators.combine(pos, Arbitraries.integers().between(1, 16),
+                        Arbitraries.oneOf(token, Arbitraries.just(new Bytes(new byte[0])))).as(Delete::new)),
+                net.jqwik.api.Tuple.of(1, pos.map(Truncate::new)),
+                net.jqwik.api.Tuple.of(1, Combinators.combine(pos, Arbitraries.integers().between(0, SEEDS.size() - 1),
+                        pos, Arbitraries.integers().between(1, 200)).as(Splice::new)),
+                net.jqwik.api.Tuple.of(1, Combinators.combine(pos, Arbitraries.of(UNITS).map(Bytes::of),
+                        Arbitraries.of(20, 99, 100, 101, 999, 1000, 1001, 5000, 100_000)).as(Repeat::new)));
+        return Combinators.combine(Arbitraries.integers().between(0, SEEDS.size() - 1).withoutEdgeCases(),
+                m.list().ofMinSize(MIN_MUTATIONS).ofMaxSize(4),
+                Arbitraries.integers().between(0, 99).withoutEdgeCases().map(i -> i == 0)).as(Case::new);
+    }
+
+    static byte[] mutate(byte[] in, List<Mutation> ms) {
+        byte[] b = in;
+        for (Mutation m : ms) b = apply(b, m);
+        return b;
+    }
+
+    private static byte[] apply(byte[] b, Mutation m) {
+        int n = b.length;
+        if (m instanceof Flip f) {
+            if (n == 0) return b;
+            byte[] c = b.clone();
+            c[f.pos() % n] ^= (byte) (1 << f.bit());
+            return c;
+        }
+        if (m instanceof Insert i) return splice(b, i.pos() % (n + 1), 0, i.bytes().b());
+        if (m instanceof Delete d) {
+            int at = d.pos() % (n + 1);
+            return splice(b, at, Math.min(d.len(), n - at), d.with().b());
+        }
+        if (m instanceof Truncate t) return Arrays.copyOf(b, t.pos() % (n + 1));
+        if (m instanceof Splice s) {
+            byte[] o = SEEDS.get(s.other()).bytes();
+            int from = s.from() % (o.length + 1);
+            return splice(b, s.pos() % (n + 1), 0, Arrays.copyOfRange(o, from, Math.min(o.length, from + s.len())));
+        }
+        Repeat r = (Repeat) m;
+        byte[] unit = r.unit().b();
+        // At most MAX_RUN bytes. Not more, for now: 100,000 repetitions of "r(1,1,1,1)\n" make one transaction of
+        // 100,000 reads, on which the mini-transaction checkers are quadratic (SaturationChecker.externalRead
+        // scans the transaction's earlier ops for every read) and take minutes; 9,090 take under a second.
+        int times = Math.min(r.times(), MAX_RUN / unit.length);
+        byte[] run = new byte[unit.length * times];
+        for (int i = 0; i < times; i++) System.arraycopy(unit, 0, run, i * unit.length, unit.length);
+        return splice(b, r.pos() % (n + 1), 0, run);
+    }
+
+    private static byte[] splice(byte[] b, int at, int remove, byte[] insert) {
+        byte[] c = new byte[b.length - remove + insert.length];
+        System.arraycopy(b, 0, c, 0, at);
+        System.arraycopy(insert, 0, c, at, insert.length);
+        System.arraycopy(b, at + remove, c, at + insert.length, b.length - at - remove);
+        return c;
+    }
+
+    /** What a property run met, for the report. */
+    static final class Tally {
+        long inputs, read, refused, checked, refusedByChecker, bytes;
+
+        @Override
+        public String toString() {
+            return String.format("%,d inputs (%,d bytes): %,d refused by the reader with file:line, %,d read; of "
+                    + "those %,d checked, %,d refused by the checker", inputs, bytes, refused, read, checked,
+                    refusedByChecker);
+        }
+    }
+
+    /** The longest one input may take to read and check: generous for a loaded machine, short of quadratic. */
+    static final Duration SLOW = Duration.ofSeconds(20);
+
+    /**
+     * The property for one input: read, then check what was read. Any Throwable but a well-formed InputException
+     * escapes (and fails the property), as does an input that takes longer than {@link #SLOW}.
+     */
+    static void check(Case c, Tally tally, Path tmp) throws IOException {
+        byte[] bytes = SEEDS.get(c.seed()).bytes();
+        for (int k = 1; k <= c.mutations().size(); k++) {
+            bytes = apply(bytes, c.mutations().get(k - 1));
+            check(c, k, bytes, tally, tmp);
+        }
+    }
+
+    /** One input: case {@code c} after its first {@code k} mutations. */
+    private static void check(Case c, int k, byte[] bytes, Tally tally, Path tmp) throws IOException {
+        Seed seed = SEEDS.get(c.seed());
+        long t0 = System.nanoTime();
+        String source = "fuzz-" + seed.name();
+        boolean binary = seed.target() == Target.COBRA || (seed.target() == Target.DBCOP && hasNulInHead(bytes));
+        tally.inputs++;
+        tally.bytes += bytes.length;
+        Object read;
+        try {
+            if (c.viaFile()) {
+                Path f = tmp.resolve(source);
+                Files.write(f, bytes);
+                source = f.toString();
+                binary = isBinary(f);
+                read = SqlHistoryReader.isSqlHistory(f) ? SqlHistoryReader.read(f) : HistoryFormat.detect(f).read(f);
+            } else {
+                read = read(seed.target(), bytes, source);
+            }
+        } catch (InputException e) {
+            assertNamesFileAndLine(e, source, binary, c, k);
+            tally.refused++;
+            assertFast(t0, c, k);
+            return;
+        }
+        tally.read++;
+        try {
+            if (read instanceof SqlHistory s) {
+                SqlChecker.check(s, SqlCheckOptions.DEFAULTS.withMaxStates(20_000).withTimeout(Duration.ofSeconds(2)));
+            } else {
+                History h = (History) read;
+                Checker.check(h, Checker.defaultLevels(h), CheckOptions.DEFAULTS.withSearchBudget(20_000)
+                        .withSolverTimeoutMillis(2_000).withMaxOpenPairs(1_000_000));
+            }
+            tally.checked++;
+        } catch (InputException e) {
+            // A history no checker accepts (a value written twice, registers and lists mixed): said in one sentence.
+            String src = source;
+            assertTrue(e.getMessage().startsWith(source), () -> "checker message does not name " + src + ": "
+                    + e.getMessage() + where(c, k));
+            tally.refusedByChecker++;
+        }
+        assertFast(t0, c, k);
+    }
+
+    static Object read(Target t, byte[] bytes, String source) throws IOException {
+        InputStream in = new ByteArrayInputStream(bytes);
+        switch (t) {
+            case JSONL: return HistoryFormat.JSONL.reader().read(in, source);
+            case EDN: return HistoryFormat.EDN.reader().read(in, source);
+            case TEXT: return HistoryFormat.TEXT.reader().read(in, source);
+            case DBCOP: return HistoryFormat.DBCOP.reader().read(in, source);
+            case COBRA: return HistoryFormat.COBRA.reader().read(in, source);
+            default:
+                // As SqlHistoryReader.read(Path) does.
+                return SqlHistoryReader.read(new InputStreamReader(new StrictUtf8Stream(in, source),
+                        StandardCharsets.UTF_8), source);
+        }
+    }
+
+    private static boolean isBinary(Path f) throws IOException {
+        if (Files.isDirectory(f)) return true;
+        byte[] head = new byte[4096];
+        int n;
+        try (InputStream in = Files.newInputStream(f)) {
+            n = in.readNBytes(head, 0, head.length);
+        }
+        return CobraReader.looksLikeLog(head, n) || hasNulInHead(Arrays.copyOf(head, n));
+    }
+
+    private static boolean hasNulInHead(byte[] b) {
+        for (int i = 0; i < Math.min(8, b.length); i++) if (b[i] == 0) return true;
+        return false;
+    }
+
+    /**
+     * Text formats name {@code file:line:}; binary ones (dbcop bincode, Cobra logs) have no lines and name the file
+     * and the byte offset or record instead, except for the history that holds no transaction at all.
+     */
+    static void assertNamesFileAndLine(InputException e, String source, boolean binary, Case c, int k) {
+        String m = e.getMessage();
+        if (binary && !m.startsWith(source + ":" + e.line() + ":")) {
+            assertTrue(m.startsWith(source + ": ") && (m.contains("byte ") || m.contains("record ")
+                    || m.contains("no transactions")), () -> "binary input, message names neither file nor byte: " + m
+                    + where(c, k));
+        } else {
+            assertTrue(e.line() >= 1 && m.startsWith(source + ":" + e.line() + ": "),
+                    () -> "message does not start with " + source + ":<line>: " + m + where(c, k));
+        }
+        assertTrue(m.length() < 2_000, () -> "message too long (" + m.length() + " characters): "
+                + m.substring(0, 300) + where(c, k));
+    }
+
+    private static void assertFast(long t0, Case c, int k) {
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(ms < SLOW.toMillis(), () -> "took " + ms + " ms" + where(c, k));
+    }
+
+    private static String where(Case c, int k) {
+        return " for " + c + " after its first " + k + " mutations";
+    }
+
+    private static List<Seed> seeds() {
+        try {
+            List<Seed> s = new ArrayList<>();
+            for (String f : List.of("paper-example.edn", "si-without-g-single.edn", "elle-nemesis-slice.edn",
+                    "knossos-cas-register.edn")) {
+                s.add(new Seed(f, Target.EDN, resource("/fuzz/" + f)));
+            }
+            for (String f : List.of("mtc-anomaly-write-skew.txt", "mtc-anomaly-long-fork.txt",
+                    "mtc-galera-lost-update.txt", "polysi-galera-lost-update.txt",
+                    "isovista-postgres-12.3-ser-bug.txt")) {
+                s.add(new Seed(f, Target.TEXT, resource("/fuzz/" + f)));
+            }
+            // Histories the checker's own writers produce: every op kind, outcomes, headers, nemesis events.
+            for (long seed = 0; seed < 6; seed++) {
+                History h = RoundTripTest.random(seed * 7 + 1);
+                s.add(new Seed("writer-" + seed + ".jsonl", Target.JSONL, write(h, HistoryFormat.JSONL)));
+                s.add(new Seed("writer-" + seed + ".edn", Target.EDN, write(h, HistoryFormat.EDN)));
+            }
+            s.add(new Seed("writer-text.txt", Target.TEXT, write(HistoryFormat.TEXT.reader().read(
+                    new ByteArrayInputStream(resource("/fuzz/mtc-galera-lost-update.txt")), "t"), HistoryFormat.TEXT)));
+            s.add(new Seed("dbcop-lost-update.json", Target.DBCOP, resource("/formats/dbcop-lost-update.json")));
+            s.add(new Seed("dbcop-legacy.json", Target.DBCOP, DbcopReaderTest.LEGACY.getBytes(StandardCharsets.UTF_8)));
+            s.add(new Seed("history.bincode", Target.DBCOP, DbcopReaderTest.legacyBincode()));
+            s.add(new Seed("T2.log", Target.COBRA, new CobraReaderTest.Log().start(100)
+                    .read(CobraReader.INIT_TXN_ID, CobraReader.INIT_WRITE_ID, 7, 777).write(1001, 7, 555).commit(100)
+                    .start(101).read(100, 1001, 7, 555).write(1002, 8, 1).commit(101).start(102).write(1003, 8, 2)
+                    .abort(102).bytes.toByteArray()));
+            byte[] sql = resource("/isostress/checker/sql/pg16-sql-mixed-seed1.jsonl");
+            // The recording's first transactions: its 15 KB whole costs ten times more to check for little more.
+            s.add(new Seed("sql-head.jsonl", Target.SQL, firstLines(sql, 6)));
+            s.add(new Seed("sql-head-20.jsonl", Target.SQL, firstLines(sql, 20)));
+            return List.copyOf(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] write(History h, HistoryFormat f) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        f.write(h, out);
+        return out.toByteArray();
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = HistoryFuzz.class.getResourceAsStream(name)) {
+            if (in == null) throw new IOException("test resource " + name + " not found");
+            return in.readAllBytes();
+        }
+    }
+
+    private static byte[] firstLines(byte[] b, int lines) {
+        int i = 0;
+        for (int seen = 0; i < b.length && seen < lines; i++) if (b[i] == '\n') seen++;
+        return Arrays.copyOf(b, i);
+    }
+}
