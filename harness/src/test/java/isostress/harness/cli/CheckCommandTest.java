@@ -183,4 +183,75 @@ class CheckCommandTest {
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("edn or text"), bad.err());
     }
+
+    @Test
+    void inputTheReadersDoNotUnderstandExitsTwoNamingFileAndLine() throws Exception {
+        // Issue 13: these came out "0 transactions ... verdict: VALID", or as exit 1 or 70.
+        Path knossos = dir.resolve("cas-register.edn");
+        Files.writeString(knossos, "{:type :invoke, :f :read, :value nil, :process 0, :index 0}\n");
+        Run k = run("check", knossos.toString());
+        assertEquals(2, k.code(), k.out() + k.err());
+        assertTrue(k.err().contains("cas-register.edn:1: operation :f :read is not a transaction"), k.err());
+        assertTrue(k.out().isEmpty(), "no verdict: " + k.out());
+
+        Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
+        Run e = run("check", empty.toString());
+        assertEquals(2, e.code(), e.out() + e.err());
+        assertTrue(e.err().contains("empty.jsonl:1: no transactions"), e.err());
+
+        Path deep = Files.writeString(dir.resolve("deep.edn"), "[".repeat(1_000_000));
+        Run d = run("check", deep.toString());
+        assertEquals(2, d.code(), d.out() + d.err());
+        assertTrue(d.err().contains("deep.edn:1: malformed EDN: forms nest more than"), d.err());
+
+        Path sql = dir.resolve("bad-utf8.sql.jsonl");
+        Files.write(sql, concat("{\"format\":\"isostress-sql\",\"version\":1}\n\n{\"type\":\"txn\",\"id\":",
+                new byte[] {(byte) 0xFF}, "}\n"));
+        Run u = run("check", sql.toString());
+        assertEquals(2, u.code(), u.out() + u.err());
+        assertTrue(u.err().contains("bad-utf8.sql.jsonl:3: invalid UTF-8: byte 0xFF"), u.err());
+        assertTrue(!u.err().contains("\tat "), "no stack trace: " + u.err());
+    }
+
+    @Test
+    void nemesisEventsAreCountedInTheSummary() throws Exception {
+        Path f = dir.resolve("nemesis.edn");
+        Files.writeString(f, String.join("\n",
+                "{:type :invoke, :f :txn, :value [[:append 1 1]], :process 0, :index 0}",
+                "{:type :info, :f :start-partition, :value [\"n1\"], :process :nemesis, :index 1}",
+                "{:type :ok, :f :txn, :value [[:append 1 1]], :process 0, :index 2}",
+                "{:type :info, :f :stop-partition, :value nil, :process :nemesis, :index 3}", ""));
+        Run r = run("check", f.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("1 transactions") && r.out().contains("; 2 nemesis events not checked"), r.out());
+    }
+
+    /** A command that overflows the stack, standing for a reader or checker on a huge input. */
+    @CommandLine.Command(name = "overflow")
+    static final class Overflow implements java.util.concurrent.Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new StackOverflowError();
+        }
+    }
+
+    @Test
+    void anErrorExitsSeventyNotOne() {
+        // picocli lets Errors escape, and an uncaught one ends the JVM with status 1, which reads as "invalid".
+        CommandLine cl = Main.commandLine();
+        cl.addSubcommand("overflow", new Overflow());
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        assertEquals(Main.INTERNAL, cl.execute("overflow"));
+        assertTrue(err.toString().contains("internal error: java.lang.StackOverflowError"), err.toString());
+    }
+
+    static byte[] concat(String a, byte[] b, String c) {
+        byte[] x = a.getBytes(java.nio.charset.StandardCharsets.UTF_8), z = c.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] out = new byte[x.length + b.length + z.length];
+        System.arraycopy(x, 0, out, 0, x.length);
+        System.arraycopy(b, 0, out, x.length, b.length);
+        System.arraycopy(z, 0, out, x.length + b.length, z.length);
+        return out;
+    }
 }
