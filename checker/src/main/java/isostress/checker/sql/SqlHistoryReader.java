@@ -86,19 +86,30 @@ public final class SqlHistoryReader {
         }
     }
 
-    /** True when the first non-blank line is a header with {@code "format":"isostress-sql"}. */
+    /** Bytes read to find the header: a header line is far shorter, and a binary file has no lines. */
+    private static final int HEAD = 1 << 20;
+
+    /**
+     * True when the first non-blank line is a header with {@code "format":"isostress-sql"}. Reads at most the first
+     * megabyte, so a huge file without line breaks is not read whole into one string.
+     */
     public static boolean isSqlHistory(Path file) {
         if (!Files.isRegularFile(file)) return false;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.isBlank()) continue;
-                if (!line.contains("isostress-sql")) return false;
+        byte[] head;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(HEAD);
+        } catch (IOException e) {
+            return false;
+        }
+        for (String line : new String(head, StandardCharsets.UTF_8).split("\n", -1)) {
+            if (line.isBlank()) continue;
+            if (!line.contains("isostress-sql")) return false;
+            try {
                 JsonNode n = JSON.readTree(line);
                 return n != null && n.isObject() && "isostress-sql".equals(n.path("format").asText(null));
+            } catch (IOException | RuntimeException e) {
+                return false;
             }
-        } catch (IOException | RuntimeException e) {
-            return false;
         }
         return false;
     }

@@ -11,16 +11,13 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -155,7 +152,7 @@ final class HistoryFuzz {
     static final List<String> UNITS = List.of("[", "{\"a\":", "{:a ", "(", "#_", "#t ", "{\"not\":", "[[", "9", "-",
             "\"", "x", "\n", "r(1,1,1,1)\n", "#{");
 
-    static final List<Seed> SEEDS = seeds();
+    static final List<Seed> SEEDS = FuzzSeeds.all();
 
     /**
      * All fuzz cases: a seed and three or four mutations; one in {@value #VIA_FILE} goes through a file and format
@@ -352,61 +349,5 @@ final class HistoryFuzz {
 
     private static String where(Case c, int k) {
         return " for " + c + " after its first " + k + " mutations";
-    }
-
-    private static List<Seed> seeds() {
-        try {
-            List<Seed> s = new ArrayList<>();
-            for (String f : List.of("paper-example.edn", "si-without-g-single.edn", "elle-nemesis-slice.edn",
-                    "knossos-cas-register.edn")) {
-                s.add(new Seed(f, Target.EDN, resource("/fuzz/" + f)));
-            }
-            for (String f : List.of("mtc-anomaly-write-skew.txt", "mtc-anomaly-long-fork.txt",
-                    "mtc-galera-lost-update.txt", "polysi-galera-lost-update.txt",
-                    "isovista-postgres-12.3-ser-bug.txt")) {
-                s.add(new Seed(f, Target.TEXT, resource("/fuzz/" + f)));
-            }
-            // Histories the checker's own writers produce: every op kind, outcomes, headers, nemesis events.
-            for (long seed = 0; seed < 6; seed++) {
-                History h = RoundTripTest.random(seed * 7 + 1);
-                s.add(new Seed("writer-" + seed + ".jsonl", Target.JSONL, write(h, HistoryFormat.JSONL)));
-                s.add(new Seed("writer-" + seed + ".edn", Target.EDN, write(h, HistoryFormat.EDN)));
-            }
-            s.add(new Seed("writer-text.txt", Target.TEXT, write(HistoryFormat.TEXT.reader().read(
-                    new ByteArrayInputStream(resource("/fuzz/mtc-galera-lost-update.txt")), "t"), HistoryFormat.TEXT)));
-            s.add(new Seed("dbcop-lost-update.json", Target.DBCOP, resource("/formats/dbcop-lost-update.json")));
-            s.add(new Seed("dbcop-legacy.json", Target.DBCOP, DbcopReaderTest.LEGACY.getBytes(StandardCharsets.UTF_8)));
-            s.add(new Seed("history.bincode", Target.DBCOP, DbcopReaderTest.legacyBincode()));
-            s.add(new Seed("T2.log", Target.COBRA, new CobraReaderTest.Log().start(100)
-                    .read(CobraReader.INIT_TXN_ID, CobraReader.INIT_WRITE_ID, 7, 777).write(1001, 7, 555).commit(100)
-                    .start(101).read(100, 1001, 7, 555).write(1002, 8, 1).commit(101).start(102).write(1003, 8, 2)
-                    .abort(102).bytes.toByteArray()));
-            byte[] sql = resource("/isostress/checker/sql/pg16-sql-mixed-seed1.jsonl");
-            // The recording's first transactions: its 15 KB whole costs ten times more to check for little more.
-            s.add(new Seed("sql-head.jsonl", Target.SQL, firstLines(sql, 6)));
-            s.add(new Seed("sql-head-20.jsonl", Target.SQL, firstLines(sql, 20)));
-            return List.copyOf(s);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] write(History h, HistoryFormat f) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        f.write(h, out);
-        return out.toByteArray();
-    }
-
-    private static byte[] resource(String name) throws IOException {
-        try (InputStream in = HistoryFuzz.class.getResourceAsStream(name)) {
-            if (in == null) throw new IOException("test resource " + name + " not found");
-            return in.readAllBytes();
-        }
-    }
-
-    private static byte[] firstLines(byte[] b, int lines) {
-        int i = 0;
-        for (int seen = 0; i < b.length && seen < lines; i++) if (b[i] == '\n') seen++;
-        return Arrays.copyOf(b, i);
     }
 }

@@ -33,7 +33,11 @@ class HistoryFuzzTest {
     }
 
     @AfterContainer
-    static void report() {
+    static void report() throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(TMP)) {
+            for (Path f : (Iterable<Path>) files::iterator) Files.delete(f);
+        }
+        Files.delete(TMP);
         System.out.println("HistoryFuzzTest: " + TALLY);
         if (TALLY.inputs > 0 && TALLY.inputs < (long) TRIES * HistoryFuzz.MIN_MUTATIONS) {
             throw new AssertionError("only " + TALLY.inputs + " inputs were thrown at the readers");
@@ -42,9 +46,7 @@ class HistoryFuzzTest {
 
     private static Path tempDir() {
         try {
-            Path d = Files.createTempDirectory("history-fuzz");
-            d.toFile().deleteOnExit();
-            return d;
+            return Files.createTempDirectory("history-fuzz");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
