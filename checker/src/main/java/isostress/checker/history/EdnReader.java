@@ -15,6 +15,12 @@ import java.util.Map;
  * Reads Jepsen EDN histories: one op map per form, {@code {:index 0 :type :invoke :process 3 :f :txn
  * :value [[:r 17 nil] [:append 17 4]]}}, as files, as a top-level vector, or as {@code #jepsen.history.Op{...}}
  * records. Ops without {@code :process} are each their own process (Elle's paper example).
+ *
+ * <p>Ops of {@code :process :nemesis} (Jepsen's faults: {@code :info} ops of {@code :f :start}, {@code :kill},
+ * {@code :leave}, ...) are not client transactions: they are kept as {@link SideEvent}s, for writing back, and not
+ * checked. Every other op must be a transaction ({@code :f :txn} or no {@code :f}): a single-object op such as
+ * Knossos's {@code :f :read}, {@code :write} or {@code :cas} is refused with a sentence, never skipped, since
+ * skipping it would check an empty or partial history and call it valid (issue 13).
  */
 public final class EdnReader implements HistoryReader {
     private static final Keyword INDEX = new Keyword("index"), TYPE = new Keyword("type"),
