@@ -93,6 +93,8 @@ class CorpusTest {
         return GENERAL.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
             Path f = CORPUS.resolve(e.getKey());
             History h = HistoryFormat.detect(f).read(f);
+            // Jepsen's fault events (:process :nemesis; 94 in huge-scc.edn) are read and not checked (issue 13).
+            assertEquals(e.getKey().equals("elle/huge-scc.edn") ? 94 : 0, h.sideEvents().size(), e.getKey());
             String shape = e.getKey().startsWith("elle/") ? Checker.LIST_APPEND : Checker.RW_REGISTER;
             for (Map.Entry<IsolationLevel, Verdict> exp : e.getValue().entrySet()) {
                 Result r = Checker.check(h, List.of(exp.getKey()), CheckOptions.DEFAULTS);

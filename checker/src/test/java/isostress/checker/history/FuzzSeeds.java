@@ -37,6 +37,10 @@ final class FuzzSeeds {
                 s.add(new Seed("writer-" + seed + ".jsonl", Target.JSONL, write(h, HistoryFormat.JSONL)));
                 s.add(new Seed("writer-" + seed + ".edn", Target.EDN, write(h, HistoryFormat.EDN)));
             }
+            s.add(new Seed("header.jsonl", Target.JSONL, ("{\"type\":\"header\",\"real-time\":false,"
+                    + "\"initial-default\":0,\"initial\":[[\"w\",3,9]]}\n" + BadInputTest.OK1
+                    + "{\"index\":2,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"kill\",\"value\":{\"n1\":1}}\n")
+                    .getBytes(StandardCharsets.UTF_8)));
             s.add(new Seed("writer-text.txt", Target.TEXT, write(HistoryFormat.TEXT.reader().read(
                     new ByteArrayInputStream(resource("/fuzz/mtc-galera-lost-update.txt")), "t"), HistoryFormat.TEXT)));
             s.add(new Seed("dbcop-lost-update.json", Target.DBCOP, resource("/formats/dbcop-lost-update.json")));
