@@ -22,14 +22,14 @@ final class FuzzSeeds {
     static List<Seed> all() {
         try {
             List<Seed> s = new ArrayList<>();
-            for (String f : List.of("paper-example.edn", "si-without-g-single.edn", "elle-nemesis-slice.edn",
-                    "knossos-cas-register.edn")) {
-                s.add(new Seed(f, Target.EDN, resource("/fuzz/" + f)));
+            for (String f : List.of("corpus/elle/paper-example.edn", "corpus/elle/si-without-g-single.edn",
+                    "fuzz/elle-nemesis-slice.edn", "fuzz/knossos-cas-register.edn")) {
+                s.add(new Seed(name(f), Target.EDN, resource("/" + f)));
             }
             for (String f : List.of("mtc-anomaly-write-skew.txt", "mtc-anomaly-long-fork.txt",
                     "mtc-galera-lost-update.txt", "polysi-galera-lost-update.txt",
                     "isovista-postgres-12.3-ser-bug.txt")) {
-                s.add(new Seed(f, Target.TEXT, resource("/fuzz/" + f)));
+                s.add(new Seed(f, Target.TEXT, resource("/corpus/text/" + f)));
             }
             // Histories the checker's own writers produce: every op kind, outcomes, headers, nemesis events.
             for (long seed = 0; seed < 6; seed++) {
@@ -42,7 +42,7 @@ final class FuzzSeeds {
                     + "{\"index\":2,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"kill\",\"value\":{\"n1\":1}}\n")
                     .getBytes(StandardCharsets.UTF_8)));
             s.add(new Seed("writer-text.txt", Target.TEXT, write(HistoryFormat.TEXT.reader().read(
-                    new ByteArrayInputStream(resource("/fuzz/mtc-galera-lost-update.txt")), "t"), HistoryFormat.TEXT)));
+                    new ByteArrayInputStream(resource("/corpus/text/mtc-galera-lost-update.txt")), "t"), HistoryFormat.TEXT)));
             s.add(new Seed("dbcop-lost-update.json", Target.DBCOP, resource("/formats/dbcop-lost-update.json")));
             s.add(new Seed("dbcop-legacy.json", Target.DBCOP, DbcopReaderTest.LEGACY.getBytes(StandardCharsets.UTF_8)));
             s.add(new Seed("history.bincode", Target.DBCOP, DbcopReaderTest.legacyBincode()));
@@ -58,6 +58,10 @@ final class FuzzSeeds {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static String name(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     private static byte[] write(History h, HistoryFormat f) throws IOException {
