@@ -1,5 +1,7 @@
 package isostress.harness.faults;
 
+import isostress.harness.provision.Watchdog;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +42,7 @@ public final class Iptables {
     /** Removes leftovers, then creates the chain and the jump to it. */
     public static synchronized void install() throws IOException {
         removeAll();
+        Watchdog.iptables(true); // before the chain exists: a harness killed from now on leaves it to the watchdog
         run(true, "-N", CHAIN);
         run(true, "-I", "INPUT", "1", "-j", CHAIN);
     }
@@ -65,6 +68,7 @@ public final class Iptables {
         }
         run(false, "-F", CHAIN);
         run(false, "-X", CHAIN);
+        Watchdog.iptables(false);
     }
 
     /** The chain's rules as iptables lists them (tests look for leftovers). */
