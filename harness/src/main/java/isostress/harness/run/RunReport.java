@@ -67,6 +67,7 @@ public final class RunReport {
 
     /** Why an interrupted run has no verdict, and how to get one from what it recorded. */
     static String interruptedReason(RunDirectory dir) {
+        if (!java.nio.file.Files.exists(dir.history())) return "interrupted (Ctrl-C) before the workload started";
         return "interrupted (Ctrl-C) before the end-of-run check; isostress check " + dir.history()
                 + " checks what was recorded";
     }
