@@ -258,7 +258,7 @@ class HarnessKillTest {
     private static Random seeded(String what) {
         long seed = Long.getLong("isostress.kill.seed", System.nanoTime());
         System.out.println("HarnessKillTest " + what + ": seed " + seed + " (replay: -Disostress.kill.seed=" + seed
-                + "), " + ROUNDS + " rounds");
+                + ")");
         return new Random(seed);
     }
 
