@@ -16,21 +16,26 @@ while IFS= read -r line; do
   esac
 done
 t0=$(date +%s%N)
+# A process's descendants, depth first (PostgreSQL's backends, mariadb-install-db's mariadbd).
+descendants() {
+  for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done
+}
 mark="$tmp/isostress-(pg|mariadb)-$harness-"
 killed=0 quiet=0 pass=0
 # Until no process of the harness is seen twice in a row (one may have been starting when the harness died), at
-# most 40 passes (8 s): servers first, continued in case the nemesis had paused them, then their children.
+# most 40 passes (8 s). Each server is stopped first so that it forks no more, then killed with all its
+# descendants: a postmaster killed alone leaves backends that take a moment to notice, and may still write into the
+# data directory while it is being removed. (SIGKILL also ends a process the nemesis had paused.)
 while [ $quiet -lt 2 ] && [ $pass -lt 40 ]; do
   pids=$(pgrep -f -- "$mark")
   if [ -z "$pids" ]; then
     quiet=$((quiet + 1))
   else
     quiet=0
+    # shellcheck disable=SC2086
+    kill -STOP $pids 2>/dev/null
     for p in $pids; do
-      tree="$p $(pgrep -P "$p" | tr '\n' ' ')"
-      # shellcheck disable=SC2086
-      kill -CONT $tree 2>/dev/null
-      for q in $tree; do kill -KILL "$q" 2>/dev/null && killed=$((killed + 1)); done
+      for q in $p $(descendants "$p"); do kill -KILL "$q" 2>/dev/null && killed=$((killed + 1)); done
     done
   fi
   pass=$((pass + 1))
@@ -57,8 +62,16 @@ if command -v docker >/dev/null 2>&1; then
 fi
 ncont=$(echo $containers | wc -w)
 dirs=$(ls -d "$tmp/isostress-pg-$harness-"* "$tmp/isostress-mariadb-$harness-"* 2>/dev/null)
-# shellcheck disable=SC2086
-[ -n "$dirs" ] && rm -rf $dirs
+# A process that was exiting may still have had a file open: try again a few times.
+i=0
+while [ -n "$dirs" ] && [ $i -lt 10 ]; do
+  # shellcheck disable=SC2086
+  rm -rf $dirs 2>/dev/null
+  # shellcheck disable=SC2086
+  ls -d $dirs >/dev/null 2>&1 || break
+  i=$((i + 1))
+  sleep 0.2
+done
 ndirs=$(echo $dirs | wc -w)
 if [ $killed -gt 0 ] || [ -n "$rules" ] || [ "$ncont" -gt 0 ] || [ "$ndirs" -gt 0 ]; then
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
