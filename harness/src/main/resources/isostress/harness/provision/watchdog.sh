@@ -3,7 +3,7 @@
 # harness is gone, as the kernel closes the pipe when the process dies. Arguments: the harness's pid, its temporary
 # directory. Lines the harness writes:
 #   log PATH        append what is done here (the current run's logs/harness.log)
-#   iptables on     the harness is adding its chain (off: it removed it)
+#   iptables on     the harness is adding its chain ISOSTRESS-PID (off: it removed it)
 # What belongs to the harness: processes whose command line names one of its data directories
 # (TMP/isostress-{pg,mariadb}-PID-*, see Leftovers) and their children (PostgreSQL's backends), the directories,
 # containers and networks labelled isostress.owner=PID, and the iptables chain when it says so.
@@ -44,10 +44,10 @@ done
 if [ "$rules" = on ]; then
   ipt=$(command -v iptables || echo /usr/sbin/iptables)
   i=0
-  while [ $i -lt 100 ] && "$ipt" -w -D INPUT -j ISOSTRESS 2>/dev/null; do i=$((i + 1)); done
-  "$ipt" -w -F ISOSTRESS 2>/dev/null
-  "$ipt" -w -X ISOSTRESS 2>/dev/null
-  rules="removed iptables chain ISOSTRESS, "
+  while [ $i -lt 100 ] && "$ipt" -w -D INPUT -j "ISOSTRESS-$harness" 2>/dev/null; do i=$((i + 1)); done
+  "$ipt" -w -F "ISOSTRESS-$harness" 2>/dev/null
+  "$ipt" -w -X "ISOSTRESS-$harness" 2>/dev/null
+  rules="removed iptables chain ISOSTRESS-$harness, "
 else
   rules=
 fi
