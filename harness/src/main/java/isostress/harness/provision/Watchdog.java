@@ -78,11 +78,6 @@ public final class Watchdog {
         if (process != null) tell("iptables " + (installed ? "on" : "off"));
     }
 
-    /** True while this harness's watchdog is running (tests). */
-    public static synchronized long pid() {
-        return process != null && process.isAlive() ? process.pid() : -1;
-    }
-
     private static void tell(String line) {
         try {
             pipe.write((line + "\n").getBytes(StandardCharsets.UTF_8));
