@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
         description = "Run a campaign: start the database, run the workload, record and check the history.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every run valid", "1:a violation was found", "2:configuration or infrastructure error",
-                "3:a history could not be decided", "70:internal error"})
+                "3:a history could not be decided", "70:internal error",
+                "130:interrupted (Ctrl-C): results.json says \"interrupted\": true; the database was stopped"})
 public final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "CAMPAIGN", description = "Campaign YAML file.")
     Path file;
@@ -60,7 +61,11 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<RunOutcome> outcomes = new CampaignRunner(c, out, !noProgress).runAll(base);
         int status = 0;
-        for (RunOutcome o : outcomes) status = worst(status, o.exitStatus());
+        for (RunOutcome o : outcomes) {
+            // Ctrl-C: the JVM exits with 130 whatever is returned here; say the same.
+            if (o.interrupted()) return RunOutcome.INTERRUPTED;
+            status = worst(status, o.exitStatus());
+        }
         return status;
     }
 

@@ -1,5 +1,7 @@
 package isostress.harness.faults;
 
+import isostress.harness.provision.Watchdog;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,13 +10,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Partitions with iptables. Every rule the harness adds lives in its own chain {@value #CHAIN}, reached by one jump
- * from INPUT (loopback traffic passes INPUT on the receiving side), so healing is flushing the chain and cleaning up
- * is removing the jump and the chain: nothing else on the machine is touched. Each run removes what an earlier run
- * killed with SIGKILL left behind before it starts.
+ * Partitions with iptables. Every rule the harness adds lives in a chain of its own, {@code ISOSTRESS-<pid>}
+ * ({@link #CHAIN}), reached by one jump from INPUT (loopback traffic passes INPUT on the receiving side), so healing
+ * is flushing the chain and cleaning up is removing the jump and the chain: nothing else on the machine is touched,
+ * including the chains of other harnesses running at the same time. The harness's watchdog removes the chain if the
+ * harness is killed; {@link isostress.harness.provision.Leftovers} removes those of dead harnesses it finds.
  */
 public final class Iptables {
-    public static final String CHAIN = "ISOSTRESS";
+    /** The chains' common prefix; alone, the name older versions used for their one chain. */
+    public static final String PREFIX = "ISOSTRESS";
+    /** This harness's chain. */
+    public static final String CHAIN = chainOf(ProcessHandle.current().pid());
 
     private Iptables() {
     }
@@ -40,6 +46,7 @@ public final class Iptables {
     /** Removes leftovers, then creates the chain and the jump to it. */
     public static synchronized void install() throws IOException {
         removeAll();
+        Watchdog.iptables(true); // before the chain exists: a harness killed from now on leaves it to the watchdog
         run(true, "-N", CHAIN);
         run(true, "-I", "INPUT", "1", "-j", CHAIN);
     }
@@ -57,14 +64,25 @@ public final class Iptables {
         run(false, "-F", CHAIN);
     }
 
+    /** The chain of the harness with process id {@code pid} (at most 28 characters, as iptables allows). */
+    public static String chainOf(long pid) {
+        return PREFIX + "-" + pid;
+    }
+
     /** Removes the jump and the chain, whatever state they are in. Never fails when there is nothing to remove. */
     public static synchronized void removeAll() throws IOException {
+        remove(CHAIN);
+        Watchdog.iptables(false);
+    }
+
+    /** Removes {@code chain} and the jumps to it (another harness's, when it is dead). */
+    public static synchronized void remove(String chain) throws IOException {
         if (program() == null) return;
-        for (int i = 0; i < 100 && run(false, "-D", "INPUT", "-j", CHAIN) == 0; i++) {
+        for (int i = 0; i < 100 && run(false, "-D", "INPUT", "-j", chain) == 0; i++) {
             // a jump per earlier install: remove them all
         }
-        run(false, "-F", CHAIN);
-        run(false, "-X", CHAIN);
+        run(false, "-F", chain);
+        run(false, "-X", chain);
     }
 
     /** The chain's rules as iptables lists them (tests look for leftovers). */

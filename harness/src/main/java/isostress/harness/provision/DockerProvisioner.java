@@ -171,8 +171,9 @@ final class DockerProvisioner implements Provisioner {
         if (!DockerEngine.hasImage(image)) {
             System.err.println("isostress: image " + image + " is not here yet: pulling it");
         }
-        // Whose it is: without Ryuk, a harness killed by SIGKILL leaves its containers, and the next run removes
-        // those whose owner is gone (Leftovers).
+        // Whose it is: without Ryuk, a harness killed by SIGKILL leaves its containers; its watchdog removes them,
+        // or else the next run removes those whose owner is gone (Leftovers).
+        Watchdog.arm();
         c.withLabel(Leftovers.DOCKER_OWNER, Long.toString(ProcessHandle.current().pid()));
         try {
             c.start();

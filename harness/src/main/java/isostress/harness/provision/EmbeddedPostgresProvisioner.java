@@ -47,6 +47,9 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
                 })
                 .setDataDirectory(data)
                 .setCleanDataDirectory(true)
+                // zonky's own JVM shutdown hook would stop the server on Ctrl-C while sessions still run, in no order
+                // with the run's hook (run/RunInterrupt), which stops the sessions first; SIGKILL is the watchdog's.
+                .setRegisterShutdownHook(false)
                 .setPort(freePort())
                 .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))

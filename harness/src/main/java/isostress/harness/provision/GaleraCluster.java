@@ -40,7 +40,9 @@ final class GaleraCluster {
             throws IOException, InterruptedException {
         int n = db.nodes();
         String peers = IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).collect(Collectors.joining(","));
-        Network network = Network.newNetwork();
+        // Labelled like its containers, so that the watchdog of a killed harness removes it too.
+        Network network = Network.builder().createNetworkCmdModifier(c -> c.withLabels(java.util.Map.of(
+                Leftovers.DOCKER_OWNER, Long.toString(ProcessHandle.current().pid())))).build();
         List<DockerNode> nodes = new ArrayList<>();
         long t0 = System.nanoTime();
         try {

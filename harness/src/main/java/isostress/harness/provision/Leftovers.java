@@ -17,10 +17,13 @@ import java.util.stream.Stream;
  * What a harness killed with SIGKILL leaves behind: database servers still running on their data directories,
  * the directories, and iptables rules. Every server's data directory is named after the harness that started it
  * ({@code isostress-pg-<pid>-...}, {@code isostress-mariadb-<pid>-...}), so the next run can tell whose it is: when
- * that harness is gone, the servers using the directory are killed and the directory removed.
+ * that harness is gone, the servers using the directory are killed and the directory removed. A harness's
+ * {@link Watchdog} normally does this seconds after it died; this is for a watchdog that could not run (killed too).
  */
 public final class Leftovers {
     private static final Pattern OWNED = Pattern.compile("isostress-(pg|mariadb)-(\\d+)-.*");
+    /** A harness's iptables chain as {@code iptables -S} declares it (group 1: the harness's pid). */
+    private static final Pattern CHAIN = Pattern.compile("(?m)(?<=^-N )" + Iptables.PREFIX + "(?:-(\\d+))?$");
     /** The label naming the harness (pid) that started a container. */
     static final String DOCKER_OWNER = "isostress.owner";
 
@@ -35,8 +38,12 @@ public final class Leftovers {
         }
     }
 
-    /** The prefix for a new data directory of {@code kind} (pg, mariadb) owned by this process. */
+    /**
+     * The prefix for a new data directory of {@code kind} (pg, mariadb) owned by this process. The servers about to
+     * use it are then this process's: its {@link Watchdog} runs from now on, to stop them if the process is killed.
+     */
     static String prefix(String kind) {
+        Watchdog.arm();
         return "isostress-" + kind + "-" + ProcessHandle.current().pid() + "-";
     }
 
@@ -63,12 +70,17 @@ public final class Leftovers {
             done.add("could not clean up: " + e.getMessage());
         }
         done.addAll(removeContainersOfDeadHarnesses());
-        // Rules are only ever added while a nemesis runs; with no other harness alive, any left are stale.
-        if (!otherAlive && Iptables.program() != null) {
+        if (Iptables.program() != null) {
             try {
-                if (Iptables.list().contains(Iptables.CHAIN)) {
-                    Iptables.removeAll();
-                    done.add("removed iptables chain " + Iptables.CHAIN + " left by a dead harness");
+                Matcher m = CHAIN.matcher(Iptables.list());
+                while (m.find()) {
+                    // ISOSTRESS-<pid> is that harness's; plain ISOSTRESS (older versions) is anyone's, stale only
+                    // when no other harness is alive.
+                    boolean stale = m.group(1) == null ? !otherAlive
+                            : !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false);
+                    if (!stale || m.group().equals(Iptables.CHAIN)) continue;
+                    Iptables.remove(m.group());
+                    done.add("removed iptables chain " + m.group() + " left by a dead harness");
                 }
             } catch (IOException e) {
                 done.add("could not remove iptables rules: " + e.getMessage());

@@ -41,7 +41,11 @@ public final class HtmlReport {
     public static Path write(Path runDir) throws IOException {
         Path results = runDir.resolve("results.json");
         if (!Files.isRegularFile(results)) throw new java.nio.file.NoSuchFileException(results.toString());
-        JsonNode root = MAPPER.readTree(results.toFile());
+        return write(runDir, MAPPER.readTree(results.toFile()));
+    }
+
+    /** Writes {@code runDir/report.html} from {@code root} (results.json's layout) and history.jsonl. */
+    public static Path write(Path runDir, JsonNode root) throws IOException {
         HistoryTimeline timeline = null;
         Path history = runDir.resolve("history.jsonl");
         if (Files.isRegularFile(history)) {

@@ -35,7 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One run of a campaign: start the database, create the table, run every session on its own thread while recording
  * the history (and, for mini-transactions, checking it as it grows: {@link StreamingCheck}), stop the database,
  * check the history, write the results. The database the harness started is stopped in every case: normal end,
- * failure, or Ctrl-C (a shutdown hook). {@link #runAll} repeats runs and sums them up ({@link CampaignSummary}).
+ * failure, Ctrl-C ({@link RunInterrupt}: the run ends in the same order, without the check) or SIGKILL (the
+ * {@link isostress.harness.provision.Watchdog}). {@link #runAll} repeats runs and sums them up
+ * ({@link CampaignSummary}).
  */
 public final class CampaignRunner {
     private final Campaign campaign;
@@ -45,7 +47,6 @@ public final class CampaignRunner {
     private List<FaultRecord> faults = List.of();
     private Map<String, Object> nodeSummary = Map.of();
     private StreamingReport streaming;
-    private Thread nemesisHook;
 
     public CampaignRunner(Campaign campaign, PrintWriter out, boolean progress) {
         this.campaign = campaign;
@@ -69,7 +70,7 @@ public final class CampaignRunner {
         for (int i = 0; i < campaign.runs(); i++) {
             RunOutcome o = run(i, baseSeed + i);
             outcomes.add(o);
-            if (o.error() != null) break;
+            if (o.error() != null || o.interrupted() || RunInterrupt.shuttingDown()) break;
             if (o.violation() && campaign.stopOnViolation() == Campaign.StopOnViolation.CAMPAIGN
                     && i + 1 < campaign.runs()) {
                 out.println("stopping the campaign: run " + (i + 1) + " found a violation (stop-on-violation: "
@@ -91,6 +92,17 @@ public final class CampaignRunner {
         if (campaign.workload().type() == isostress.generator.workload.WorkloadType.SQL) {
             return new SqlRun(campaign, out).run(index, seed);
         }
+        AtomicBoolean stop = new AtomicBoolean();
+        RunInterrupt interrupt = RunInterrupt.begin(() -> stop.set(true));
+        try {
+            return run(index, seed, stop, interrupt);
+        } finally {
+            interrupt.end();
+        }
+    }
+
+    private RunOutcome run(int index, long seed, AtomicBoolean stop, RunInterrupt interrupt)
+            throws IOException, InterruptedException {
         faults = List.of();
         nodeSummary = Map.of();
         streaming = null;
@@ -99,6 +111,7 @@ public final class CampaignRunner {
         WorkloadSpec spec = campaign.workload().withSeed(seed);
         Workload workload = WorkloadGenerator.generate(spec);
         RunLog log = new RunLog(dir.logs().resolve("harness.log"));
+        isostress.harness.provision.Watchdog.logTo(dir.logs().resolve("harness.log"));
         log.line("run " + (index + 1) + " of " + campaign.name() + ", seed " + seed + ", " + workload.size()
                 + " transactions over " + spec.sessions() + " sessions");
         for (String line : isostress.harness.provision.Leftovers.cleanUp()) {
@@ -110,12 +123,8 @@ public final class CampaignRunner {
         String error = null;
         RunningDatabase db = null;
         List<TcpProxy> proxies = List.of();
-        Thread hook = null;
         try {
             db = Provisioner.of(campaign.database()).start(campaign.database(), dir.logs(), spec.sessions() + 2);
-            RunningDatabase started = db;
-            hook = new Thread(started::close, "isostress-stop-database");
-            Runtime.getRuntime().addShutdownHook(hook);
             description = Secrets.mask(db.description());
             log.line("database: " + description);
             onStarted.accept(db);
@@ -129,9 +138,11 @@ public final class CampaignRunner {
                 DbNode n = db.nodes().get(i);
                 urls.add(proxies.isEmpty() ? n.url() : ClientUrls.via(n.url(), "127.0.0.1", proxies.get(i).port()));
             }
-            try (ClientFactory clients = ClientFactories.of(campaign.database(), db, urls, spec.sessions())) {
-                clients.createSchema(spec.type(), workload.maxKey());
-                error = execute(workload, clients, db, proxies, dir, stats, log);
+            if (!interrupt.interrupted()) {
+                try (ClientFactory clients = ClientFactories.of(campaign.database(), db, urls, spec.sessions())) {
+                    clients.createSchema(spec.type(), workload.maxKey());
+                    error = execute(workload, clients, db, proxies, dir, stats, log, stop);
+                }
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) throw (InterruptedException) e;
@@ -140,11 +151,17 @@ public final class CampaignRunner {
         } finally {
             for (TcpProxy p : proxies) p.close();
             if (db != null) db.close();
-            removeHook(hook);
         }
         Result result = null;
         String unknown = null;
-        if (java.nio.file.Files.exists(dir.history())) {
+        if (interrupt.interrupted()) {
+            // What failed while winding down (a session whose connection closed, a server that was starting) is a
+            // consequence of the interrupt, not what ended the run; the log keeps it.
+            if (error != null) log.line("interrupted; the error after it is not the run's: " + error);
+            error = null;
+            unknown = RunReport.interruptedReason(dir);
+            log.line(unknown);
+        } else if (java.nio.file.Files.exists(dir.history())) {
             try {
                 History h = HistoryFormat.JSONL.read(dir.history());
                 result = Checker.check(h, campaign.levels(), checkOptions());
@@ -154,7 +171,7 @@ public final class CampaignRunner {
             }
         }
         RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error, faults,
-                nodeSummary, streaming);
+                nodeSummary, streaming, null, interrupt.interrupted());
         RunReport.write(outcome, campaign);
         RunReport.print(outcome, campaign, out);
         log.close();
@@ -176,8 +193,8 @@ public final class CampaignRunner {
 
     /** Runs the workers (and the nemesis); returns null, or why the run stopped early. */
     private String execute(Workload workload, ClientFactory clients, RunningDatabase db, List<TcpProxy> proxies,
-                           RunDirectory dir, RunStats stats, RunLog log) throws IOException, InterruptedException {
-        AtomicBoolean stop = new AtomicBoolean();
+                           RunDirectory dir, RunStats stats, RunLog log, AtomicBoolean stop)
+            throws IOException, InterruptedException {
         long deadline = campaign.duration() == null ? Long.MAX_VALUE
                 : System.nanoTime() + campaign.duration().toNanos();
         List<SessionWorker> workers = new ArrayList<>();
@@ -196,15 +213,6 @@ public final class CampaignRunner {
                 recorder.onCompletion(streamer::accept);
                 streamer.start();
             }
-            // On Ctrl-C the history is closed (flushed) before the JVM exits: what was recorded stays checkable.
-            Thread flush = new Thread(() -> {
-                try {
-                    recorder.close();
-                } catch (IOException e) {
-                    System.err.println("isostress: closing the history: " + e.getMessage());
-                }
-            }, "isostress-close-history");
-            Runtime.getRuntime().addShutdownHook(flush);
             stats.started();
             TxnDispatch dispatch = TxnDispatch.of(workload);
             for (int s = 0; s < workload.spec().sessions(); s++) {
@@ -231,10 +239,6 @@ public final class CampaignRunner {
                         log.line("nemesis: " + f + " " + value);
                     }
                 });
-                // Ctrl-C: heal (restart, continue, remove iptables rules) before the database is stopped.
-                Nemesis running = nemesis;
-                nemesisHook = new Thread(running::close, "isostress-heal-faults");
-                Runtime.getRuntime().addShutdownHook(nemesisHook);
                 nemesis.start();
             }
             for (Thread t : threads) t.join();
@@ -245,11 +249,9 @@ public final class CampaignRunner {
             if (nemesis != null) {
                 nemesis.close();
                 faults = nemesis.records();
-                removeHook(nemesisHook);
             }
             stats.finished();
             nodeSummary = outcomes.summary(faults, recorder.now());
-            removeHook(flush);
         } finally {
             if (nemesis != null) nemesis.close();
             if (streamer != null) streamer.close();
@@ -280,16 +282,6 @@ public final class CampaignRunner {
         synchronized (out) {
             out.println("  " + line);
             out.flush();
-        }
-    }
-
-    /** Removes the Ctrl-C hook of a run that ended by itself (null: none); during shutdown the hook runs anyway. */
-    static void removeHook(Thread hook) {
-        if (hook == null) return;
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // shutting down: the hook runs
         }
     }
 

@@ -19,10 +19,16 @@ import isostress.harness.config.Secrets;
  * @param nodes      per node: outcomes of transactions untouched and touched by faults on their node
  * @param streaming  what the check while running did, or null when it did not run
  * @param sql        sql workloads: the SQL checker's verdicts, or null (other workloads, or not checked)
+ * @param interrupted true when Ctrl-C (or SIGTERM) ended the run: the history is what was recorded until then, and
+ *                   it was not checked
  */
 public record RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
                          String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
-                         java.util.Map<String, Object> nodes, StreamingReport streaming, SqlVerdicts sql) {
+                         java.util.Map<String, Object> nodes, StreamingReport streaming, SqlVerdicts sql,
+                         boolean interrupted) {
+    /** The exit status of an interrupted run: 128 + SIGINT, what a shell reports for a command ended by Ctrl-C. */
+    public static final int INTERRUPTED = 130;
+
     /** Masks secrets in the texts results.json, report.html, the summary and stdout show (a driver may quote them). */
     public RunOutcome {
         database = Secrets.mask(database);
@@ -34,7 +40,7 @@ public record RunOutcome(int index, long seed, RunDirectory dir, String database
     public RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
                       String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
                       java.util.Map<String, Object> nodes, StreamingReport streaming) {
-        this(index, seed, dir, database, stats, result, unchecked, error, faults, nodes, streaming, null);
+        this(index, seed, dir, database, stats, result, unchecked, error, faults, nodes, streaming, null, false);
     }
 
     /** The end-of-run verdict, or null when the history was not checked. */
@@ -43,8 +49,9 @@ public record RunOutcome(int index, long seed, RunDirectory dir, String database
         return result == null ? null : result.verdict();
     }
 
-    /** The exit status this run alone would give: 2 error, 1 invalid, 3 unknown, 0 valid. */
+    /** The exit status this run alone would give: 130 interrupted, 2 error, 1 invalid, 3 unknown, 0 valid. */
     public int exitStatus() {
+        if (interrupted) return INTERRUPTED;
         if (error != null) return 2;
         Verdict v = verdict();
         if (v == null) return 3;

@@ -38,6 +38,7 @@ public final class RunReport {
         wl.put("keys", w.keys());
         wl.put("distribution", w.distribution().toString());
         if (o.error() != null) root.put("error", o.error());
+        if (o.interrupted()) root.put("interrupted", true);
         root.put("exit_status", o.exitStatus());
         root.set("stats", MAPPER.valueToTree(stats(o.stats())));
         if (!o.faults().isEmpty() || c.nemesis() != null) {
@@ -62,6 +63,13 @@ public final class RunReport {
             // The report is for people; the verdict is already in results.json, so a report problem never fails a run.
             System.err.println("warning: report.html not written: " + e);
         }
+    }
+
+    /** Why an interrupted run has no verdict, and how to get one from what it recorded. */
+    static String interruptedReason(RunDirectory dir) {
+        if (!java.nio.file.Files.exists(dir.history())) return "interrupted (Ctrl-C) before the workload started";
+        return "interrupted (Ctrl-C) before the end-of-run check; isostress check " + dir.history()
+                + " checks what was recorded";
     }
 
     static Map<String, Object> stats(RunStats s) {

@@ -47,12 +47,24 @@ final class SqlRun {
     }
 
     RunOutcome run(int index, long seed) throws IOException, InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        RunInterrupt interrupt = RunInterrupt.begin(() -> stop.set(true));
+        try {
+            return run(index, seed, stop, interrupt);
+        } finally {
+            interrupt.end();
+        }
+    }
+
+    private RunOutcome run(int index, long seed, AtomicBoolean stop, RunInterrupt interrupt)
+            throws IOException, InterruptedException {
         RunDirectory dir = RunDirectory.create(campaign.store(), campaign.name());
         dir.writeCampaign(campaign.text());
         WorkloadSpec spec = campaign.workload().withSeed(seed);
         SqlWorkload workload = SqlWorkloadGenerator.generate(spec, campaign.database().isolation().yamlName());
         RunStats stats = new RunStats(levelsAsShapes(workload));
         RunLog log = new RunLog(dir.logs().resolve("harness.log"));
+        isostress.harness.provision.Watchdog.logTo(dir.logs().resolve("harness.log"));
         log.line("run " + (index + 1) + " of " + campaign.name() + ", seed " + seed + ", " + workload.size()
                 + " sql transactions over " + spec.sessions() + " sessions");
         for (String line : isostress.harness.provision.Leftovers.cleanUp()) {
@@ -61,11 +73,8 @@ final class SqlRun {
         }
         String description = null, error = null;
         RunningDatabase db = null;
-        Thread hook = null;
         try {
             db = Provisioner.of(campaign.database()).start(campaign.database(), dir.logs(), spec.sessions() + 2);
-            hook = new Thread(db::close, "isostress-stop-database");
-            Runtime.getRuntime().addShutdownHook(hook);
             description = Secrets.mask(db.description());
             log.line("database: " + description);
             out.printf("run %d/%d of %s (seed %d): %s, sql workload, %,d transactions, %d sessions, levels %s%n",
@@ -74,13 +83,15 @@ final class SqlRun {
             out.flush();
             List<String> urls = new ArrayList<>();
             for (DbNode n : db.nodes()) urls.add(n.url());
-            try (JdbcClientFactory clients = (JdbcClientFactory) ClientFactories.of(campaign.database(), db, urls,
-                    spec.sessions())) {
-                AcctDialect dialect = AcctDialect.of(clients.adapter());
-                try (Connection c = clients.connection(0)) {
-                    dialect.createTable(c, workload.init());
+            if (!interrupt.interrupted()) {
+                try (JdbcClientFactory clients = (JdbcClientFactory) ClientFactories.of(campaign.database(), db, urls,
+                        spec.sessions())) {
+                    AcctDialect dialect = AcctDialect.of(clients.adapter());
+                    try (Connection c = clients.connection(0)) {
+                        dialect.createTable(c, workload.init());
+                    }
+                    error = execute(workload, clients, dialect, db.nodes().size(), dir, stats, log, stop);
                 }
-                error = execute(workload, clients, dialect, db.nodes().size(), dir, stats, log);
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) throw (InterruptedException) e;
@@ -88,11 +99,16 @@ final class SqlRun {
             log.line("error: " + error);
         } finally {
             if (db != null) db.close();
-            CampaignRunner.removeHook(hook);
         }
         SqlVerdicts verdicts = null;
         String unchecked = null;
-        if (Files.exists(dir.history())) {
+        if (interrupt.interrupted()) {
+            // As in CampaignRunner: what failed while winding down is a consequence of the interrupt.
+            if (error != null) log.line("interrupted; the error after it is not the run's: " + error);
+            error = null;
+            unchecked = RunReport.interruptedReason(dir);
+            log.line(unchecked);
+        } else if (Files.exists(dir.history())) {
             try {
                 verdicts = SqlCheck.check(dir.history(), campaign.levels(), campaign.searchBudget(),
                         campaign.checkTimeout());
@@ -102,7 +118,7 @@ final class SqlRun {
             }
         }
         RunOutcome o = new RunOutcome(index, seed, dir, description, stats, null, unchecked, error, List.of(),
-                Map.of(), null, verdicts);
+                Map.of(), null, verdicts, interrupt.interrupted());
         write(o, workload);
         print(o);
         log.close();
@@ -111,9 +127,8 @@ final class SqlRun {
 
     /** Runs the sessions; returns null, or why the run stopped early. */
     private String execute(SqlWorkload workload, JdbcClientFactory clients, AcctDialect dialect, int nodes,
-                           RunDirectory dir, RunStats stats, RunLog log)
+                           RunDirectory dir, RunStats stats, RunLog log, AtomicBoolean stop)
             throws IOException, InterruptedException, java.sql.SQLException {
-        AtomicBoolean stop = new AtomicBoolean();
         long deadline = campaign.duration() == null ? Long.MAX_VALUE
                 : System.nanoTime() + campaign.duration().toNanos();
         List<SqlSession> sessions = new ArrayList<>();
@@ -180,22 +195,17 @@ final class SqlRun {
         wl.put("groups", w.groups());
         wl.set("isolation_mix", MAPPER.valueToTree(w.isolationMix()));
         if (o.error() != null) root.put("error", o.error());
+        if (o.interrupted()) root.put("interrupted", true);
         root.put("exit_status", o.exitStatus());
         Map<String, Object> stats = RunReport.stats(o.stats());
         stats.put("by_level", stats.remove("by_shape"));
         root.set("stats", MAPPER.valueToTree(stats));
         ObjectNode check = root.putObject("check");
-        check.put("verdict", o.verdict() == null ? "unknown" : o.verdict().jsonName());
         if (o.sql() == null) {
+            check.put("verdict", "unknown");
             check.put("reason", o.unchecked() != null ? o.unchecked() : "no history was recorded");
         } else {
-            ObjectNode levels = check.putObject("levels");
-            for (SqlVerdicts.Check c : o.sql().checks()) {
-                ObjectNode l = levels.putObject(c.level());
-                l.put("verdict", c.verdict().jsonName());
-                if (c.reason() != null) l.put("reason", c.reason());
-                if (c.json() != null) l.set("result", c.json());
-            }
+            o.sql().writeJson(check);
         }
         MAPPER.writeValue(o.dir().results().toFile(), root);
         try {

@@ -37,4 +37,16 @@ public record SqlVerdicts(List<Check> checks) {
         }
         return v;
     }
+
+    /** results.json's {@code check} of an sql run: the overall verdict, then each check under {@code levels}. */
+    void writeJson(com.fasterxml.jackson.databind.node.ObjectNode check) {
+        check.put("verdict", verdict().jsonName());
+        com.fasterxml.jackson.databind.node.ObjectNode levels = check.putObject("levels");
+        for (Check c : checks) {
+            com.fasterxml.jackson.databind.node.ObjectNode l = levels.putObject(c.level());
+            l.put("verdict", c.verdict().jsonName());
+            if (c.reason() != null) l.put("reason", c.reason());
+            if (c.json() != null) l.set("result", c.json());
+        }
+    }
 }

@@ -1,96 +1,370 @@
 package isostress.harness.run;
 
-import isostress.checker.history.History;
-import isostress.checker.history.HistoryFormat;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import isostress.harness.Services;
+import isostress.harness.cli.Main;
 import isostress.harness.faults.Iptables;
+import isostress.harness.provision.Leftovers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The harness itself killed with SIGKILL mid-run (during a partition, so iptables rules exist): the history it
- * leaves is readable, and the next run's cleanup stops the database it left running and removes the rules.
+ * The harness, a separate JVM, ended from outside at random moments (provisioning, workload, the run's end). After
+ * SIGKILL, within {@link #CLEAN_WITHIN_MS} no process of that harness (servers found by the data directory in their
+ * command line, with their children, and the harness's watchdog), no data directory and no iptables chain remain,
+ * and {@code check} and {@code report} work on the run directory. After Ctrl-C (SIGINT) the exit status is 130,
+ * results.json says {@code "interrupted": true}, stderr holds no exception, and nothing remains either.
+ *
+ * <p>Moments come from a seed, printed first; {@code -Disostress.kill.seed=N} replays a run of the test. The default
+ * rounds keep the test to about two minutes; the bench repeats them:
+ * {@code mvn -B -q -pl harness -am test -Dtest=HarnessKillTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Disostress.kill.rounds=40}.
  */
 class HarnessKillTest {
+    /** The promise: nothing of a killed harness outlives it by more than this. */
+    static final long CLEAN_WITHIN_MS = 10_000;
+    private static final int ROUNDS = Integer.getInteger("isostress.kill.rounds", 6);
+    /** The SIGKILL campaigns' workload duration: long enough to land in, short enough to reach the end. */
+    private static final int WORKLOAD_MS = 3000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     Path store;
 
+    /** Where in the run the signal goes. */
+    enum Moment { PROVISIONING, WORKLOAD, END }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void sigkillOfEmbeddedPostgresAtRandomMomentsLeavesNothing() throws Exception {
+        Random rnd = seeded("sigkill-postgres");
+        boolean partitions = Iptables.available();
+        if (!partitions) System.out.println("iptables unusable here (not root?): rounds run without a partition");
+        List<Long> cleanMs = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            Moment m = Moment.values()[rnd.nextInt(Moment.values().length)];
+            String name = "pg-kill-" + round;
+            Path yaml = campaign(name, "{type: postgresql, isolation: serializable, timeout: 2s}", WORKLOAD_MS + "ms",
+                    partitions ? "nemesis: {faults: [partition], interval: 300ms, duration: 1s}\n" : "");
+            cleanMs.add(killAndCheck(yaml, name, m, rnd, "KILL"));
+        }
+        System.out.println("SIGKILL x" + ROUNDS + " (embedded PostgreSQL): clean-up ms " + cleanMs);
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void sigkillOfLocalMariaDbLeavesNothing() throws Exception {
+        Services.requireLocalMariaDb();
+        Random rnd = seeded("sigkill-mariadb");
+        List<Long> cleanMs = new ArrayList<>();
+        for (int round = 0; round < Math.max(1, ROUNDS / 4); round++) {
+            Moment m = round == 0 ? Moment.WORKLOAD : Moment.values()[rnd.nextInt(Moment.values().length)];
+            String name = "maria-kill-" + round;
+            Path yaml = campaign(name, "{type: mariadb, provision: local, isolation: serializable, timeout: 2s}",
+                    WORKLOAD_MS + "ms", "");
+            cleanMs.add(killAndCheck(yaml, name, m, rnd, "KILL"));
+        }
+        System.out.println("SIGKILL (local MariaDB): clean-up ms " + cleanMs);
+    }
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void ctrlCAtRandomMomentsExits130WithResultsSayingInterrupted() throws Exception {
+        Random rnd = seeded("sigint-postgres");
+        boolean partitions = Iptables.available();
+        List<Long> cleanMs = new ArrayList<>();
+        for (int round = 0; round < Math.max(2, ROUNDS / 3); round++) {
+            // Not at the end: a run that ended by itself before the signal rightly says nothing of an interrupt.
+            Moment m = round == 0 ? Moment.WORKLOAD : rnd.nextBoolean() ? Moment.PROVISIONING : Moment.WORKLOAD;
+            String name = "pg-int-" + round;
+            Path yaml = campaign(name, "{type: postgresql, isolation: serializable, timeout: 2s}", "120s",
+                    partitions ? "nemesis: {faults: [partition], interval: 300ms, duration: 1s}\n" : "");
+            cleanMs.add(killAndCheck(yaml, name, m, rnd, "INT"));
+        }
+        System.out.println("SIGINT (embedded PostgreSQL): clean-up ms " + cleanMs);
+    }
+
+    /**
+     * The watchdog killed too (as by {@code kill -9 -1} in a container): the servers stay, and the next run's
+     * {@link Leftovers#cleanUp()} stops them and removes their directory.
+     */
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void killedHarnessLeavesACheckableHistoryAndTheNextRunCleansUp() throws Exception {
-        Services.require(Iptables.available(), "iptables (as root)", "apt-get install -y iptables, run as root");
-        Path yaml = store.resolve("killed.yaml");
-        Files.writeString(yaml, "name: killed\n"
-                + "database: {type: postgresql, isolation: serializable, timeout: 2s}\n"
-                + "workload: {type: mini, sessions: 4, transactions: 1000000, keys: 100, seed: 9, duration: 120s}\n"
-                + "nemesis: {faults: [partition], interval: 1s, duration: 60s}\n"
-                + "store: " + store + "\n");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "isostress.harness.cli.Main", "run", yaml.toString(), "--no-progress")
-                .redirectErrorStream(true).redirectOutput(store.resolve("harness.out").toFile()).start();
-        long pid = harness.pid();
-        Path history = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        // Wait until transactions are recorded and the partition is in place.
-        while (System.nanoTime() < deadline) {
-            history = findHistory();
-            if (history != null && Files.readString(history).contains("start-partition")
-                    && Iptables.list().contains("-A " + Iptables.CHAIN)) {
-                break;
-            }
-            Thread.sleep(200);
+    void withoutItsWatchdogTheNextRunCleansUp() throws Exception {
+        Path yaml = campaign("no-watchdog", "{type: postgresql, isolation: serializable, timeout: 2s}", "60s", "");
+        Harness h = Harness.start(store, yaml);
+        Path history = store.resolve("no-watchdog");
+        waitFor(() -> lines(newestHistory(history)) > 20 || !h.process.isAlive(), 120);
+        List<ProcessHandle> watchdogs = h.watchdogs();
+        List<ProcessHandle> servers = serversOf(h.pid());
+        assertFalse(servers.isEmpty(), h.output());
+        assertEquals(1, watchdogs.size(), "one watchdog per harness");
+        for (ProcessHandle w : watchdogs) {
+            w.destroyForcibly();
+            w.onExit().get(10, TimeUnit.SECONDS);
         }
-        assertTrue(history != null && Iptables.list().contains("-A " + Iptables.CHAIN),
-                "the run did not get going: " + Files.readString(store.resolve("harness.out")));
-        Thread.sleep(500);
-        harness.destroyForcibly(); // SIGKILL: no shutdown hook runs
-        harness.waitFor(30, TimeUnit.SECONDS);
-        Thread.sleep(300);
-
-        History h = HistoryFormat.JSONL.read(history);
-        assertTrue(h.size() > 10, "transactions " + h.size());
-        List<ProcessHandle> servers = serversOf(pid);
-        assertFalse(servers.isEmpty(), "the killed harness's PostgreSQL should still be running before cleanup");
-        assertTrue(Iptables.list().contains(Iptables.CHAIN), "the killed harness's rules should still be there");
-
-        RunOutcome next = Campaigns.run(Campaigns.parse(store, "name: next\n"
-                + "database: {type: postgresql, isolation: serializable}\n"
-                + "workload: {type: mini, sessions: 2, transactions: 200, keys: 10, seed: 1}\n"));
-        assertNull(next.error(), next.error());
+        h.process.destroyForcibly();
+        h.process.waitFor(30, TimeUnit.SECONDS);
+        // (Another harness on the machine may run its Leftovers at any time, so the servers are looked at at once.)
+        assertFalse(serversOf(h.pid()).isEmpty(), "without the watchdog the server should still be running");
+        Leftovers.cleanUp();
         for (ProcessHandle p : servers) assertFalse(p.isAlive(), "server " + p.pid() + " still running");
-        assertEquals(List.of(), serversOf(pid));
-        assertFalse(Iptables.list().contains(Iptables.CHAIN), "iptables rules left: " + Iptables.list());
-        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            assertEquals(List.of(), s.filter(p -> p.getFileName().toString().contains("-" + pid + "-")).toList());
+        assertEquals(List.of(), dataDirsOf(h.pid()));
+    }
+
+    /**
+     * Starts a harness on {@code yaml}, sends {@code signal} at {@code m}, and checks what is left; returns the
+     * milliseconds from the signal until nothing of the harness remained.
+     */
+    private long killAndCheck(Path yaml, String name, Moment m, Random rnd, String signal) throws Exception {
+        Harness h = Harness.start(store, yaml);
+        Path runs = store.resolve(name);
+        long delay = rnd.nextInt(m == Moment.END ? 800 : WORKLOAD_MS - 500);
+        String moment;
+        if (m == Moment.PROVISIONING) {
+            // From the run directory's creation: the database starts in 2 to 8 s here.
+            waitFor(() -> newestRun(runs) != null || !h.process.isAlive(), 120);
+            Thread.sleep(delay / 2);
+            moment = "provisioning + " + delay / 2 + " ms";
+        } else if (m == Moment.WORKLOAD) {
+            waitFor(() -> lines(newestHistory(runs)) > 0 || !h.process.isAlive(), 120);
+            Thread.sleep(delay);
+            moment = "workload + " + delay + " ms (" + lines(newestHistory(runs)) + " history lines)";
+        } else {
+            // The workload ends after WORKLOAD_MS; then the database stops, the history is checked, files written.
+            waitFor(() -> lines(newestHistory(runs)) > 0 || !h.process.isAlive(), 120);
+            Thread.sleep(WORKLOAD_MS + delay);
+            moment = "end: workload + " + (WORKLOAD_MS + delay) + " ms";
+        }
+        if (!h.process.isAlive() && m == Moment.END) {
+            // The end went faster than the delay: nothing to signal, but the run's own end must leave nothing too.
+            System.out.printf("%s ended by itself before the %s at %s%n", name, signal, moment);
+            awaitNothingLeft(h.pid(), Set.of(), System.nanoTime(), moment);
+            checkAndReport(newestRun(runs), moment);
+            return 0;
+        }
+        assertTrue(h.process.isAlive(), "the harness ended before the signal (" + moment + "): " + h.output());
+        Set<ProcessHandle> tree = h.tree();
+        long t0 = System.nanoTime();
+        h.signal(signal);
+        assertTrue(h.process.waitFor(RunInterrupt.GRACE_SECONDS + 30, TimeUnit.SECONDS), "did not exit: " + moment);
+        long exitMs = (System.nanoTime() - t0) / 1_000_000;
+        // SIGKILL: the clock runs from the signal. Ctrl-C: the run winds down first (a database being started is
+        // started, then stopped), so from the exit.
+        long ms = awaitNothingLeft(h.pid(), tree, signal.equals("KILL") ? t0 : System.nanoTime(), moment);
+        System.out.printf("%s %s at %s: exit %d after %d ms, nothing left %d ms after the %s%n", name, signal, moment,
+                h.process.exitValue(), exitMs, ms, signal.equals("KILL") ? "signal" : "exit");
+        Path run = newestRun(runs);
+        if (signal.equals("INT")) {
+            assertEquals(RunOutcome.INTERRUPTED, h.process.exitValue(), moment + ": " + h.output());
+            String err = Files.readString(h.err);
+            assertFalse(err.contains("Exception") || err.contains("\tat "), moment + ": stderr " + err);
+            if (run != null) {
+                JsonNode results = JSON.readTree(run.resolve("results.json").toFile());
+                assertTrue(results.path("interrupted").asBoolean(), moment + ": " + results);
+                assertFalse(results.has("error"), moment + ": " + results);
+                assertEquals(RunOutcome.INTERRUPTED, results.path("exit_status").asInt(), moment + ": " + results);
+            }
+        } else {
+            assertEquals(137, h.process.exitValue());
+            if (run != null) checkAndReport(run, moment);
+        }
+        return ms;
+    }
+
+    /** {@code check} reads the history whole; {@code report} writes report.html, saying when the run did not finish. */
+    private static void checkAndReport(Path run, String moment) throws IOException {
+        boolean finished = Files.exists(run.resolve("results.json"));
+        if (Files.exists(run.resolve("history.jsonl"))) {
+            int check = cli("check", run.resolve("history.jsonl").toString());
+            assertTrue(check == Main.VALID || check == Main.INVALID || check == Main.UNKNOWN,
+                    moment + ": check exited " + check);
+            StringWriter out = new StringWriter();
+            assertEquals(0, cli(out, "report", run.toString()), moment);
+            String html = Files.readString(run.resolve("report.html"));
+            if (!finished) {
+                assertTrue(out.toString().contains("has no results.json"), out.toString());
+                assertTrue(html.contains("did not finish"), moment);
+            }
+        } else {
+            // Killed before the workload: nothing was recorded, and report says so in a sentence.
+            assertFalse(finished);
+            assertEquals(Main.BAD_INPUT, cli("report", run.toString()), moment);
         }
     }
 
-    private Path findHistory() throws Exception {
-        Path dir = store.resolve("killed");
-        if (!Files.isDirectory(dir)) return null;
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(p -> p.getFileName().toString().equals("history.jsonl")).findFirst().orElse(null);
+    /** Waits until the tree's processes, the harness's servers, data directories and iptables chain are gone. */
+    private static long awaitNothingLeft(long pid, Set<ProcessHandle> tree, long t0, String moment)
+            throws IOException, InterruptedException {
+        String left = "";
+        while (System.nanoTime() - t0 < TimeUnit.MILLISECONDS.toNanos(CLEAN_WITHIN_MS)) {
+            left = leftOf(pid, tree);
+            if (left.isEmpty()) return (System.nanoTime() - t0) / 1_000_000;
+            Thread.sleep(50);
         }
+        fail("after " + CLEAN_WITHIN_MS + " ms (" + moment + ") still there: " + left);
+        return -1;
     }
 
-    /** Processes using a data directory of the harness with this pid. */
+    private static String leftOf(long pid, Set<ProcessHandle> tree) throws IOException {
+        List<String> left = new ArrayList<>();
+        for (ProcessHandle p : tree) if (p.isAlive()) left.add(p.pid() + " " + p.info().commandLine().orElse("?"));
+        for (ProcessHandle p : serversOf(pid)) left.add(p.pid() + " " + p.info().commandLine().orElse("?"));
+        for (Path d : dataDirsOf(pid)) left.add(d.toString());
+        String chain = "-N " + Iptables.chainOf(pid);
+        if (Iptables.program() != null && Iptables.list().lines().anyMatch(chain::equals)) left.add(chain);
+        return String.join("; ", left);
+    }
+
+    /** Processes whose command line names a data directory of the harness with this pid. */
     private static List<ProcessHandle> serversOf(long pid) {
-        String mark = File.separator + "isostress-pg-" + pid + "-";
-        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains(mark)).orElse(false))
-                .toList();
+        String pg = File.separator + "isostress-pg-" + pid + "-", maria = File.separator + "isostress-mariadb-" + pid + "-";
+        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
+                .map(c -> c.contains(pg) || c.contains(maria)).orElse(false)).toList();
+    }
+
+    private static List<Path> dataDirsOf(long pid) throws IOException {
+        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.filter(p -> p.getFileName().toString().matches("isostress-(pg|mariadb)-" + pid + "-.*")).toList();
+        }
+    }
+
+    private Path campaign(String name, String database, String duration, String nemesis) throws IOException {
+        Path yaml = store.resolve(name + ".yaml");
+        Files.writeString(yaml, "name: " + name + "\n"
+                + "database: " + database + "\n"
+                + "workload: {type: mini, sessions: 4, transactions: 1000000, keys: 50, seed: 9, duration: "
+                + duration + "}\n" + nemesis + "store: " + store + "\n");
+        return yaml;
+    }
+
+    private static Random seeded(String what) {
+        long seed = Long.getLong("isostress.kill.seed", System.nanoTime());
+        System.out.println("HarnessKillTest " + what + ": seed " + seed + " (replay: -Disostress.kill.seed=" + seed
+                + ")");
+        return new Random(seed);
+    }
+
+    private static void waitFor(BooleanSupplier done, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!done.getAsBoolean() && System.nanoTime() < deadline) Thread.sleep(20);
+    }
+
+    private static Path newestRun(Path runs) {
+        if (!Files.isDirectory(runs)) return null;
+        try (Stream<Path> s = Files.list(runs)) {
+            return s.filter(Files::isDirectory).max(Path::compareTo).orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Path newestHistory(Path runs) {
+        Path run = newestRun(runs);
+        return run == null ? null : run.resolve("history.jsonl");
+    }
+
+    private static long lines(Path file) {
+        if (file == null || !Files.exists(file)) return 0;
+        try (Stream<String> s = Files.lines(file)) {
+            return s.count();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return 0;
+        }
+    }
+
+    private static String log(Path runs) {
+        Path run = newestRun(runs);
+        try {
+            return run == null ? "" : Files.readString(run.resolve("logs").resolve("harness.log"));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static int cli(String... args) {
+        return cli(new StringWriter(), args);
+    }
+
+    private static int cli(StringWriter out, String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        if (code == Main.BAD_INPUT || code > 3) System.out.println(String.join(" ", args) + ": " + err);
+        return code;
+    }
+
+    /** A harness JVM. */
+    private record Harness(Process process, Path out, Path err) {
+        static Harness start(Path store, Path yaml) throws IOException {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            String name = yaml.getFileName().toString();
+            Path out = store.resolve(name + ".out"), err = store.resolve(name + ".err");
+            List<String> cmd = new ArrayList<>();
+            // A JVM started with SIGINT ignored (as a shell starts background jobs, and the ignoring is inherited)
+            // never runs its Ctrl-C hooks: give it the default disposition, as a terminal's foreground job has.
+            if (Files.isExecutable(Path.of("/usr/bin/env"))) cmd.addAll(List.of("/usr/bin/env", "--default-signal=INT"));
+            cmd.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "isostress.harness.cli.Main",
+                    "run", yaml.toString(), "--no-progress"));
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            return new Harness(p, out, err);
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        /** The harness, what it started, and what those started (PostgreSQL's backends). */
+        Set<ProcessHandle> tree() {
+            Set<ProcessHandle> all = process.descendants().collect(Collectors.toSet());
+            for (ProcessHandle s : serversOf(pid())) {
+                all.add(s);
+                s.descendants().forEach(all::add);
+            }
+            return all;
+        }
+
+        List<ProcessHandle> watchdogs() {
+            return process.children().filter(c -> c.info().commandLine().map(l -> l.contains("isostress-watchdog"))
+                    .orElse(false)).toList();
+        }
+
+        void signal(String name) throws IOException, InterruptedException {
+            Process k = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).inheritIO().start();
+            assertEquals(0, k.waitFor(), "kill -" + name + " " + pid());
+        }
+
+        String output() {
+            try {
+                return Files.readString(out) + Files.readString(err);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        }
     }
 }
