@@ -48,20 +48,46 @@ public final class MariaDbAdapter extends SqlAdapter {
     }
 
     /**
-     * Vendor codes 1213 (deadlock), 1205 (lock wait timeout) and 1020 (record changed since last read: InnoDB's
-     * snapshot isolation, innodb_snapshot_isolation=ON) abort the transaction; 1180/1181 (commit/rollback failed),
-     * lost connections (SQLState 08, 2013 lost during query, 2006 gone away, 1927 connection killed) and timeouts
-     * during COMMIT leave the outcome unknown, and abort before COMMIT. Galera's 1047 (node not ready) aborts.
+     * What a vendor code says (MariaDB Error Code Reference,
+     * https://mariadb.com/kb/en/mariadb-error-code-reference/), then {@link Failure#of} decides by place:
+     * <ul>
+     *   <li>abort: 1213 ER_LOCK_DEADLOCK (also Galera's certification failure, reported at COMMIT), 1020
+     *   ER_CHECKREAD (record changed since last read: InnoDB's snapshot isolation, innodb_snapshot_isolation=ON,
+     *   rolls the transaction back), 3101 ER_TRANSACTION_ROLLBACK_DURING_COMMIT (MySQL's server error reference:
+     *   a plugin rolled the commit back).</li>
+     *   <li>interrupted: 1205 ER_LOCK_WAIT_TIMEOUT (InnoDB rolls back only the statement; we roll back the rest),
+     *   1927 ER_CONNECTION_KILLED (KILL), 1053 ER_SERVER_SHUTDOWN, 1317 ER_QUERY_INTERRUPTED (KILL QUERY), 1969
+     *   ER_STATEMENT_TIMEOUT (max_statement_time), 1047 ER_UNKNOWN_COM_ERROR (Galera: node not in the primary
+     *   component), the client's 2006 CR_SERVER_GONE_ERROR and 2013 CR_SERVER_LOST; and the driver's own link and
+     *   timeout failures ({@link SqlAdapter#interrupted}: SQLState 08, Connector/J's SQLTimeoutException for
+     *   SQLState 70100).</li>
+     *   <li>anything else is unexpected, 1180 ER_ERROR_DURING_COMMIT included: the engine failed inside COMMIT,
+     *   which may or may not have taken effect.</li>
+     * </ul>
      */
     @Override
     public Failure classify(SQLException e, boolean committing) {
-        if (e instanceof CasMismatch) return Failure.ABORTED;
-        int code = e.getErrorCode();
-        if (code == 1213 || code == 1205 || code == 1020 || code == 1047 || code == 3101) return Failure.ABORTED;
-        if (code == 1180 || code == 1181 || code == 2013 || code == 2006 || code == 1927 || code == 1053
-                || connectionLost(e)) {
-            return committing ? Failure.UNKNOWN : Failure.ABORTED;
+        return Failure.of(cause(e), committing);
+    }
+
+    static Failure.Cause cause(SQLException e) {
+        if (e instanceof CasMismatch) return Failure.Cause.ABORT;
+        switch (e.getErrorCode()) {
+            case 1213:
+            case 1020:
+            case 3101:
+                return Failure.Cause.ABORT;
+            case 1205:
+            case 1927:
+            case 1053:
+            case 1317:
+            case 1969:
+            case 1047:
+            case 2006:
+            case 2013:
+                return Failure.Cause.INTERRUPTED;
+            default:
+                return interrupted(e) ? Failure.Cause.INTERRUPTED : Failure.Cause.UNEXPECTED;
         }
-        return Failure.FATAL;
     }
 }
