@@ -4,6 +4,7 @@ import isostress.harness.config.Campaign;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Set;
 
 /** MariaDB and MySQL (MariaDB Connector/J). There is no snapshot level; repeatable read is InnoDB's. */
 public final class MariaDbAdapter extends SqlAdapter {
@@ -70,24 +71,16 @@ public final class MariaDbAdapter extends SqlAdapter {
         return Failure.of(cause(e), committing);
     }
 
+    /** Vendor codes of a rolled-back transaction. */
+    static final Set<Integer> ABORTS = Set.of(1213, 1020, 3101);
+
+    /** Vendor codes of a session or statement ended from outside, a lost server or a timeout. */
+    static final Set<Integer> INTERRUPTS = Set.of(1205, 1927, 1053, 1317, 1969, 1047, 2006, 2013);
+
     static Failure.Cause cause(SQLException e) {
         if (e instanceof CasMismatch) return Failure.Cause.ABORT;
-        switch (e.getErrorCode()) {
-            case 1213:
-            case 1020:
-            case 3101:
-                return Failure.Cause.ABORT;
-            case 1205:
-            case 1927:
-            case 1053:
-            case 1317:
-            case 1969:
-            case 1047:
-            case 2006:
-            case 2013:
-                return Failure.Cause.INTERRUPTED;
-            default:
-                return interrupted(e) ? Failure.Cause.INTERRUPTED : Failure.Cause.UNEXPECTED;
-        }
+        if (ABORTS.contains(e.getErrorCode())) return Failure.Cause.ABORT;
+        if (INTERRUPTS.contains(e.getErrorCode()) || interrupted(e)) return Failure.Cause.INTERRUPTED;
+        return Failure.Cause.UNEXPECTED;
     }
 }

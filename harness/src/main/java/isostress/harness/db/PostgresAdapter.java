@@ -4,6 +4,7 @@ import isostress.harness.config.Campaign;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Set;
 
 /** PostgreSQL (pgjdbc). Repeatable read is snapshot isolation there; snapshot maps to it. */
 public final class PostgresAdapter extends SqlAdapter {
@@ -68,25 +69,18 @@ public final class PostgresAdapter extends SqlAdapter {
         return Failure.of(cause(e), committing);
     }
 
+    /** SQLSTATEs of a rolled-back transaction. */
+    static final Set<String> ABORTS = Set.of("40001", "40P01");
+
+    /** SQLSTATEs of a session or statement ended from outside: a shutdown, a termination, a timeout. */
+    static final Set<String> INTERRUPTS = Set.of("57P01", "57P02", "57P03", "57P05", "25P03", "57014", "55P03",
+            "40003");
+
     static Failure.Cause cause(SQLException e) {
         if (e instanceof CasMismatch) return Failure.Cause.ABORT;
-        String st = e.getSQLState();
-        if (st == null) return interrupted(e) ? Failure.Cause.INTERRUPTED : Failure.Cause.UNEXPECTED;
-        switch (st) {
-            case "40001":
-            case "40P01":
-                return Failure.Cause.ABORT;
-            case "57P01":
-            case "57P02":
-            case "57P03":
-            case "57P05":
-            case "25P03":
-            case "57014":
-            case "55P03":
-            case "40003":
-                return Failure.Cause.INTERRUPTED;
-            default:
-                return interrupted(e) ? Failure.Cause.INTERRUPTED : Failure.Cause.UNEXPECTED;
-        }
+        String st = e.getSQLState() == null ? "" : e.getSQLState(); // Set.of(..).contains(null) throws
+        if (ABORTS.contains(st)) return Failure.Cause.ABORT;
+        if (INTERRUPTS.contains(st) || interrupted(e)) return Failure.Cause.INTERRUPTED;
+        return Failure.Cause.UNEXPECTED;
     }
 }

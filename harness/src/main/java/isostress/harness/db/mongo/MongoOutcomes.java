@@ -54,7 +54,7 @@ final class MongoOutcomes {
      * 225, SnapshotTooOld 239, SnapshotUnavailable 246, NoSuchTransaction 251 (codes from the server's
      * {@code src/mongo/base/error_codes.yml}).
      */
-    private static final Set<Integer> ABORTS = Set.of(24, 112, 225, 239, 246, 251);
+    static final Set<Integer> ABORTS = Set.of(24, 112, 225, 239, 246, 251);
 
     /**
      * The node lost its primary role, shut down, lost a link or ran out of time while working on the request: before
@@ -64,7 +64,7 @@ final class MongoOutcomes {
      * happened: MongoDB's DRIVERS-2535), SocketException 9001, NotWritablePrimary 10107, InterruptedAtShutdown 11600,
      * InterruptedDueToReplStateChange 11602, NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436.
      */
-    private static final Set<Integer> IN_DOUBT = Set.of(6, 7, 50, 64, 89, 91, 189, 262, 290, 9001, 10107, 11600,
+    static final Set<Integer> IN_DOUBT = Set.of(6, 7, 50, 64, 89, 91, 189, 262, 290, 9001, 10107, 11600,
             11602, 13435, 13436);
 
     /**
