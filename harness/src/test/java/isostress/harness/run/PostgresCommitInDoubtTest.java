@@ -72,6 +72,47 @@ class PostgresCommitInDoubtTest {
                 o.result().level(SNAPSHOT_ISOLATION).reason());
     }
 
+    /**
+     * An error no rule explains, raised by COMMIT itself (a deferred constraint trigger fires at commit, PostgreSQL
+     * documentation, CREATE TRIGGER "constraint trigger"; it raises 53100 disk_full): the transaction is recorded
+     * {@code info}, since nothing the harness knows proves that such a COMMIT did not happen, and the run stops with
+     * exit status 2 for a person to look.
+     */
+    @Test
+    void unexpectedErrorAtCommitIsRecordedInfoAndStopsTheRun() throws Exception {
+        var c = Campaigns.parse(store, "name: pg-commit-unexpected\n"
+                + "database: {type: postgresql, provision: embedded, isolation: repeatable-read}\n"
+                + "workload: {type: mini, sessions: 4, transactions: 100000, keys: 10, distribution: zipfian, seed: 5}\n"
+                + "check: {levels: [snapshot-isolation]}\n");
+        Throwable[] failed = new Throwable[1];
+        StringWriter sw = new StringWriter();
+        RunOutcome o = new CampaignRunner(c, new PrintWriter(sw), false).onDatabaseStarted(db -> {
+            Thread t = new Thread(() -> {
+                try (Connection conn = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                     Statement s = conn.createStatement()) {
+                    Terminator.await(s, "SELECT count(*) FROM isostress_kv WHERE v <> 0");
+                    s.execute("CREATE FUNCTION isostress_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                            + "RAISE EXCEPTION 'disk full (test)' USING ERRCODE = '53100'; END $$");
+                    s.execute("CREATE CONSTRAINT TRIGGER isostress_full AFTER UPDATE ON isostress_kv DEFERRABLE "
+                            + "INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION isostress_full()");
+                } catch (Throwable e) {
+                    failed[0] = e;
+                }
+            }, "pg-trigger");
+            t.setDaemon(true);
+            t.start();
+        }).run(0, 5);
+        System.out.print(sw);
+        assertNull(failed[0], () -> "installing the trigger failed: " + failed[0]);
+        assertEquals(2, o.exitStatus(), "an unexpected error stops the run");
+        assertTrue(o.error().contains("53100") && o.error().contains("at COMMIT, recorded as info"), o.error());
+        List<JsonNode> info = completions(o.dir().history(), "info");
+        assertTrue(!info.isEmpty() && info.stream().allMatch(n -> n.path("error").asText().contains("disk full")),
+                "the COMMITs that failed are info: " + info);
+        assertTrue(completions(o.dir().history(), "fail").stream()
+                .noneMatch(n -> n.path("error").asText().contains("disk full")), "none is fail");
+    }
+
     static List<JsonNode> completions(Path history, String type) throws Exception {
         ObjectMapper json = new ObjectMapper();
         List<JsonNode> out = new ArrayList<>();
@@ -124,7 +165,7 @@ class PostgresCommitInDoubtTest {
         }
 
         /** Polls {@code sql} until its first column is a non-zero count or any row; returns that value. */
-        private static String await(Statement s, String sql) throws InterruptedException {
+        static String await(Statement s, String sql) throws InterruptedException {
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (System.nanoTime() < deadline) {
                 try (ResultSet rs = s.executeQuery(sql)) {
