@@ -84,17 +84,47 @@ class PostgresCommitInDoubtTest {
                 + "database: {type: postgresql, provision: embedded, isolation: repeatable-read}\n"
                 + "workload: {type: mini, sessions: 4, transactions: 100000, keys: 10, distribution: zipfian, seed: 5}\n"
                 + "check: {levels: [snapshot-isolation]}\n");
+        RunOutcome o = runWithFullDiskAtCommit(c, "isostress_kv", "SELECT count(*) FROM isostress_kv WHERE v <> 0");
+        assertEquals(2, o.exitStatus(), "an unexpected error stops the run");
+        assertTrue(o.error().contains("53100") && o.error().contains("at COMMIT, recorded as info"), o.error());
+        List<JsonNode> info = completions(o.dir().history(), "info");
+        assertTrue(!info.isEmpty() && info.stream().allMatch(n -> n.path("error").asText().contains("disk full")),
+                "the COMMITs that failed are info: " + info);
+        assertTrue(completions(o.dir().history(), "fail").stream()
+                .noneMatch(n -> n.path("error").asText().contains("disk full")), "none is fail");
+    }
+
+    /** The same through the sql workload's sessions (SqlSession), which record SQL histories. */
+    @Test
+    void sqlWorkloadRecordsAnUnexpectedErrorAtCommitAsInfoAndStops() throws Exception {
+        var c = Campaigns.parse(store, "name: pg-sql-commit-unexpected\n"
+                + "database: {type: postgresql, provision: embedded, isolation: repeatable-read, op-pause: 1ms}\n"
+                + "workload: {type: sql, sessions: 3, transactions: 20000, keys: 4, groups: 2, seed: 5}\n");
+        RunOutcome o = runWithFullDiskAtCommit(c, "acct", "SELECT count(*) FROM acct");
+        assertEquals(2, o.exitStatus(), "an unexpected error stops the run");
+        assertTrue(o.error().contains("53100") && o.error().contains("at COMMIT, recorded as info"), o.error());
+        SqlHistoryAudit h = new SqlHistoryAudit(o.dir().history());
+        assertTrue(h.outcomes.getOrDefault("info", 0) >= 1, "outcomes " + h.outcomes);
+    }
+
+    /**
+     * Runs {@code c}; once {@code ready} counts rows, a deferred constraint trigger on {@code table} makes every
+     * writing COMMIT fail with 53100 disk_full (constraint triggers fire at COMMIT: PostgreSQL documentation,
+     * CREATE TRIGGER).
+     */
+    private static RunOutcome runWithFullDiskAtCommit(isostress.harness.config.Campaign c, String table, String ready)
+            throws Exception {
         Throwable[] failed = new Throwable[1];
         StringWriter sw = new StringWriter();
         RunOutcome o = new CampaignRunner(c, new PrintWriter(sw), false).onDatabaseStarted(db -> {
             Thread t = new Thread(() -> {
                 try (Connection conn = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                      Statement s = conn.createStatement()) {
-                    Terminator.await(s, "SELECT count(*) FROM isostress_kv WHERE v <> 0");
+                    Terminator.await(s, ready);
                     s.execute("CREATE FUNCTION isostress_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
                             + "RAISE EXCEPTION 'disk full (test)' USING ERRCODE = '53100'; END $$");
-                    s.execute("CREATE CONSTRAINT TRIGGER isostress_full AFTER UPDATE ON isostress_kv DEFERRABLE "
-                            + "INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION isostress_full()");
+                    s.execute("CREATE CONSTRAINT TRIGGER isostress_full AFTER INSERT OR UPDATE OR DELETE ON " + table
+                            + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION isostress_full()");
                 } catch (Throwable e) {
                     failed[0] = e;
                 }
@@ -104,13 +134,7 @@ class PostgresCommitInDoubtTest {
         }).run(0, 5);
         System.out.print(sw);
         assertNull(failed[0], () -> "installing the trigger failed: " + failed[0]);
-        assertEquals(2, o.exitStatus(), "an unexpected error stops the run");
-        assertTrue(o.error().contains("53100") && o.error().contains("at COMMIT, recorded as info"), o.error());
-        List<JsonNode> info = completions(o.dir().history(), "info");
-        assertTrue(!info.isEmpty() && info.stream().allMatch(n -> n.path("error").asText().contains("disk full")),
-                "the COMMITs that failed are info: " + info);
-        assertTrue(completions(o.dir().history(), "fail").stream()
-                .noneMatch(n -> n.path("error").asText().contains("disk full")), "none is fail");
+        return o;
     }
 
     static List<JsonNode> completions(Path history, String type) throws Exception {
