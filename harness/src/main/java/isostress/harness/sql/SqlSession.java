@@ -159,6 +159,17 @@ public final class SqlSession implements Runnable {
                         + (f.inDoubt() ? " at COMMIT, recorded as info (it may have committed)" : " before COMMIT")
                         + ": " + e.getMessage(), e);
             }
+        } catch (RuntimeException e) {
+            // Not the database's answer: judged like an unexpected error at that place. Before COMMIT (a harness bug
+            // such as StatementRunner.RecordingError) nothing committed and the run stops; at COMMIT it may have.
+            Failure f = Failure.of(Failure.Cause.UNEXPECTED, committing);
+            if (!f.inDoubt()) throw e;
+            history.txn(session, t.index(), level, f.outcome(), startNs, ops);
+            completion.done(number(t), f.outcome(), System.nanoTime() - begin);
+            clients.discard(node, conn);
+            conn = null;
+            throw new SQLException("transaction " + t.writeId(0).replaceFirst("-0$", "") + " failed at COMMIT with "
+                    + e + ", recorded as info (it may have committed)", e);
         }
         history.txn(session, t.index(), level, outcome, startNs, ops);
         completion.done(number(t), outcome, System.nanoTime() - begin);
