@@ -59,11 +59,12 @@ public final class MariaDbAdapter extends SqlAdapter {
      *   <li>interrupted: 1205 ER_LOCK_WAIT_TIMEOUT (InnoDB rolls back only the statement; we roll back the rest),
      *   1927 ER_CONNECTION_KILLED (KILL), 1053 ER_SERVER_SHUTDOWN, 1317 ER_QUERY_INTERRUPTED (KILL QUERY), 1969
      *   ER_STATEMENT_TIMEOUT (max_statement_time), 1047 ER_UNKNOWN_COM_ERROR (Galera: node not in the primary
-     *   component), the client's 2006 CR_SERVER_GONE_ERROR and 2013 CR_SERVER_LOST; and the driver's own link and
-     *   timeout failures ({@link SqlAdapter#interrupted}: SQLState 08, Connector/J's SQLTimeoutException for
-     *   SQLState 70100).</li>
-     *   <li>anything else is unexpected, 1180 ER_ERROR_DURING_COMMIT included: the engine failed inside COMMIT,
-     *   which may or may not have taken effect.</li>
+     *   component), 1180 ER_ERROR_DURING_COMMIT and 1181 ER_ERROR_DURING_ROLLBACK (Galera reports a node that lost
+     *   the primary component during COMMIT so: "Error while appending streaming replication fragment (provider
+     *   status: Not connected to Primary Component)", seen under GaleraClusterTest's partitions), the client's 2006
+     *   CR_SERVER_GONE_ERROR and 2013 CR_SERVER_LOST; and the driver's own link and timeout failures
+     *   ({@link SqlAdapter#interrupted}: SQLState 08, Connector/J's SQLTimeoutException for SQLState 70100).</li>
+     *   <li>anything else is unexpected.</li>
      * </ul>
      */
     @Override
@@ -75,7 +76,7 @@ public final class MariaDbAdapter extends SqlAdapter {
     static final Set<Integer> ABORTS = Set.of(1213, 1020, 3101);
 
     /** Vendor codes of a session or statement ended from outside, a lost server or a timeout. */
-    static final Set<Integer> INTERRUPTS = Set.of(1205, 1927, 1053, 1317, 1969, 1047, 2006, 2013);
+    static final Set<Integer> INTERRUPTS = Set.of(1205, 1927, 1053, 1317, 1969, 1047, 1180, 1181, 2006, 2013);
 
     static Failure.Cause cause(SQLException e) {
         if (e instanceof CasMismatch) return Failure.Cause.ABORT;

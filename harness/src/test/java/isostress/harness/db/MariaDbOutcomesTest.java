@@ -70,6 +70,11 @@ class MariaDbOutcomesTest {
                         + "(max_statement_time exceeded)"), ABORTED, UNKNOWN),
                 row("1047 ER_UNKNOWN_COM_ERROR (Galera: node not ready)", server(1047, "08S01", "WSREP has not yet "
                         + "prepared node for application use"), ABORTED, UNKNOWN),
+                row("1180 ER_ERROR_DURING_COMMIT (Galera lost the primary component)", server(1180, "HY000",
+                        "Error while appending streaming replication fragment(provider status: Not connected to "
+                        + "Primary Component)"), ABORTED, UNKNOWN),
+                row("1181 ER_ERROR_DURING_ROLLBACK", server(1181, "HY000", "Got error 1 during ROLLBACK"), ABORTED,
+                        UNKNOWN),
                 row("2006 CR_SERVER_GONE_ERROR", server(2006, "HY000", "MySQL server has gone away"), ABORTED, UNKNOWN),
                 row("2013 CR_SERVER_LOST", server(2013, "HY000", "Lost connection to server during query"), ABORTED,
                         UNKNOWN),
@@ -81,10 +86,6 @@ class MariaDbOutcomesTest {
                 row("SQLTransientConnectionException (HikariCP)", new SQLTransientConnectionException(
                         "isostress-n1 - Connection is not available, request timed out after 5000ms."), ABORTED, UNKNOWN),
                 // Anything else: the run stops; fail before COMMIT, info at it.
-                row("1180 ER_ERROR_DURING_COMMIT", server(1180, "HY000", "Got error 1 \"Operation not permitted\" "
-                        + "during COMMIT"), FATAL, FATAL_IN_DOUBT),
-                row("1181 ER_ERROR_DURING_ROLLBACK", server(1181, "HY000", "Got error 1 during ROLLBACK"), FATAL,
-                        FATAL_IN_DOUBT),
                 row("1146 ER_NO_SUCH_TABLE", server(1146, "42S02", "Table 'isostress.isostress_kv' doesn't exist"),
                         FATAL, FATAL_IN_DOUBT),
                 row("1062 ER_DUP_ENTRY", server(1062, "23000", "Duplicate entry '1' for key 'PRIMARY'"), FATAL,
