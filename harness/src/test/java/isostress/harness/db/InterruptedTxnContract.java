@@ -20,6 +20,8 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,6 +43,8 @@ abstract class InterruptedTxnContract {
     private ClientFactory clients;
     private Connection admin;
     private Connection locker;
+    /** Runs the transaction that is to wait (not the common pool, which has one thread on a 2-core machine). */
+    private final ExecutorService thread = Executors.newSingleThreadExecutor();
 
     /** The campaign whose database is started (only its database section matters). */
     abstract String campaignYaml();
@@ -69,6 +73,7 @@ abstract class InterruptedTxnContract {
 
     @AfterEach
     void stop() throws SQLException {
+        thread.shutdownNow();
         if (locker != null) locker.close();
         if (admin != null) admin.close();
         if (clients != null) clients.close();
@@ -82,8 +87,8 @@ abstract class InterruptedTxnContract {
         try (Statement s = admin.createStatement()) {
             holdCommits(s, true);
             try {
-                CompletableFuture<List<MicroOp>> txn = CompletableFuture.supplyAsync(() -> run(client, ops));
-                kill(s, await(() -> waitingInCommit(s)));
+                CompletableFuture<List<MicroOp>> txn = CompletableFuture.supplyAsync(() -> run(client, ops), thread);
+                kill(s, await(() -> waitingInCommit(s), txn));
                 TxnClient.TxnFailure f = failure(txn);
                 assertEquals(Failure.UNKNOWN, f.failure(), f.code() + ": " + f.getMessage());
                 assertEquals(List.of(new MicroOp.Read(1, 0L), new MicroOp.Write(1, 42), new MicroOp.Write(2, 43)),
@@ -108,8 +113,8 @@ abstract class InterruptedTxnContract {
                 rs.next();
             }
             CompletableFuture<List<MicroOp>> txn = CompletableFuture.supplyAsync(() -> run(client,
-                    List.of(new MicroOp.Write(4, 44), new MicroOp.Write(3, 33))));
-            kill(s, await(() -> waitingForLock(s)));
+                    List.of(new MicroOp.Write(4, 44), new MicroOp.Write(3, 33))), thread);
+            kill(s, await(() -> waitingForLock(s), txn));
             TxnClient.TxnFailure f = failure(txn);
             assertEquals(Failure.ABORTED, f.failure(), f.code() + ": " + f.getMessage());
             assertNull(f.observed(), "an abort records the ops as invoked");
@@ -150,9 +155,19 @@ abstract class InterruptedTxnContract {
 
     /** Polls {@code probe} every 10 ms until it names a session (60 s at most). */
     static String await(Probe probe) throws SQLException, InterruptedException {
+        return await(probe, null);
+    }
+
+    /** The same, failing at once when {@code txn} (the transaction that should wait) ended instead. */
+    static String await(Probe probe, CompletableFuture<?> txn) throws SQLException, InterruptedException {
         for (int i = 0; i < 6000; i++) {
             String id = probe.get();
             if (id != null) return id;
+            if (txn != null && txn.isDone()) {
+                throw new AssertionError("the transaction ended before it waited: " + txn.handle((r, e) -> e == null
+                        ? "completed " + r : e.getCause() + " " + (e.getCause() instanceof TxnClient.TxnFailure
+                        ? ((TxnClient.TxnFailure) e.getCause()).code() : "")).join());
+            }
             Thread.sleep(10);
         }
         throw new AssertionError("no session waited within 60 s");
