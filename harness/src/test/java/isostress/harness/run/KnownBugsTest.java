@@ -44,8 +44,9 @@ class KnownBugsTest {
      * a duration, so a loaded machine runs the same test; about 4,000 commit, twice what 12.3 needs to fail) once,
      * never again until it passes: a violation fails the test with a message naming that finding and the run
      * directory kept under target/kept-runs/. Measured flake rate of exactly this run (issue 13: {@code isostress run
-     * --runs=1} on the shipped file with {@code transactions: 8000}, repeated): 0 violations in FLAKE_126 runs; the
-     * one-minute figure puts it near 8,000 / 1.3 million, about 0.6%.
+     * --runs=1} on the shipped file with {@code transactions: 8000}, repeated on a shared 2-core machine): 0
+     * violations in 40 runs (and 0 in 30 runs of 5 s); the one-minute figure puts it near 8,000 / 1.3 million,
+     * about 0.6%.
      */
     @Test
     void postgres123SerializableShowsWriteSkewAnd126DoesNot() throws Exception {
