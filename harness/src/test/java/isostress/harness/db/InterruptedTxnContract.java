@@ -55,7 +55,7 @@ abstract class InterruptedTxnContract {
     /** The id of a session whose COMMIT waits, or null. */
     abstract String waitingInCommit(Statement admin) throws SQLException;
 
-    /** The id of a session waiting for a row lock, or null. */
+    /** The id of the session waiting for the row lock of key 3 (its UPDATE writes 33), or null. */
     abstract String waitingForLock(Statement admin) throws SQLException;
 
     /** Ends session {@code id} the way an administrator does. */

@@ -43,10 +43,16 @@ class MariaDbInterruptedTxnTest extends InterruptedTxnContract {
         return first(admin, "SELECT ID FROM information_schema.PROCESSLIST WHERE STATE LIKE '%semi-sync ACK%'");
     }
 
+    /**
+     * The session running the contract's blocked UPDATE (key 3 := 33; Connector/J sends it as text, parameters
+     * inlined), which can only be running while it waits for the row lock. Not INNODB_TRX's 'LOCK WAIT': InnoDB
+     * refreshes that table's cache only when it was not read for 100 ms (trx0i_s.cc, CACHE_MIN_IDLE_TIME_US), so a
+     * poll every 10 ms can read the state from before the wait forever.
+     */
     @Override
     String waitingForLock(Statement admin) throws SQLException {
-        return first(admin, "SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX"
-                + " WHERE trx_state = 'LOCK WAIT'");
+        return first(admin, "SELECT ID FROM information_schema.PROCESSLIST"
+                + " WHERE INFO = 'UPDATE isostress_kv SET v = 33 WHERE k = 3'");
     }
 
     @Override
