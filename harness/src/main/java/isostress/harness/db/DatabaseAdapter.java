@@ -37,7 +37,10 @@ public interface DatabaseAdapter {
      */
     List<MicroOp> execute(Connection c, List<MicroOp> ops, CasExpectations casExpected) throws SQLException;
 
-    /** What {@code e} means; {@code committing} when it came from COMMIT. */
+    /**
+     * What {@code e} means: the database's code gives a {@link Failure.Cause}, and {@link Failure#of} the outcome by
+     * place; {@code committing} when it came from COMMIT.
+     */
     Failure classify(SQLException e, boolean committing);
 
     /** The expected values of compare-and-sets, per key (the session's last read). */

@@ -68,6 +68,14 @@ public final class JdbcClientFactory implements ClientFactory {
         }
     }
 
+    /**
+     * True when a connection may be rolled back and used again after its transaction failed with {@code f}: not when
+     * the outcome is in doubt (its session state is unknown) or the link failed ({@link SqlAdapter#interrupted}).
+     */
+    public static boolean reusable(Failure f, SQLException e) {
+        return !f.inDoubt() && !SqlAdapter.interrupted(e);
+    }
+
     /** A connection of node {@code node}'s pool (auto-commit off), for clients that run their own SQL. */
     public Connection connection(int node) throws SQLException {
         Connection c = pools.get(node).getConnection();

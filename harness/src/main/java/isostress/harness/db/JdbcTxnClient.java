@@ -29,19 +29,20 @@ final class JdbcTxnClient implements TxnClient {
         boolean committing = false;
         try {
             done = adapter.execute(conn, ops, cas);
-            committing = true;
+            committing = true; // from here on the server may commit, whatever the client hears
             conn.commit();
             return done;
         } catch (SQLException e) {
             Failure f = adapter.classify(e, committing);
-            rollbackQuietly(f, e);
+            end(f, e);
             String code = "SQLState " + e.getSQLState() + ", code " + e.getErrorCode();
-            return failed(new TxnFailure(f, e.getMessage(), f == Failure.UNKNOWN ? done : null, code, e));
+            throw new TxnFailure(f, e.getMessage(), f.inDoubt() ? done : null, code, e);
+        } catch (RuntimeException e) {
+            // Not the database's answer (a driver or harness bug): judged like an unexpected error at that place.
+            Failure f = Failure.of(Failure.Cause.UNEXPECTED, committing);
+            discard();
+            throw new TxnFailure(f, e.toString(), f.inDoubt() ? done : null, e.getClass().getSimpleName(), e);
         }
-    }
-
-    private static List<MicroOp> failed(TxnFailure f) throws TxnFailure {
-        throw f;
     }
 
     private Connection connect() throws Unreachable {
@@ -54,12 +55,16 @@ final class JdbcTxnClient implements TxnClient {
         }
     }
 
-    /** Rolls back; a connection that lost its link (or whose commit is in doubt) is replaced. */
-    private void rollbackQuietly(Failure f, SQLException cause) {
+    /**
+     * Ends the failed transaction. A connection whose commit is in doubt or whose link failed is discarded, not
+     * rolled back (a rollback on a dead link would wait for the socket timeout again). Otherwise it is rolled back,
+     * and discarded if that fails. Neither changes the outcome: before COMMIT the transaction cannot commit once
+     * COMMIT is never sent (closing the connection rolls it back), and after COMMIT the server has decided already.
+     */
+    private void end(Failure f, SQLException cause) {
         if (conn == null) return;
-        String st = cause.getSQLState();
-        if (f == Failure.UNKNOWN || (st != null && st.startsWith("08")) || SqlAdapter.connectionLost(cause)) {
-            discard(); // a rollback on a dead link would wait for the socket timeout again
+        if (!JdbcClientFactory.reusable(f, cause)) {
+            discard();
             return;
         }
         try {

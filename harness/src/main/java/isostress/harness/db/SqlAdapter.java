@@ -191,10 +191,22 @@ abstract class SqlAdapter implements DatabaseAdapter {
         return out;
     }
 
-    /** Errors of the connection itself (SQLState class 08) or timeouts: the link, not the transaction. */
-    static boolean connectionLost(SQLException e) {
+    /**
+     * The link failed or a timeout fired, whatever the database's code: SQLState class 08 (connection exception,
+     * SQL:2011 and both drivers), JDBC's own {@link java.sql.SQLTimeoutException},
+     * {@link java.sql.SQLRecoverableException} and connection exceptions (transient or not), or an I/O failure
+     * (a {@link java.io.IOException} such as {@link java.net.SocketTimeoutException}) anywhere in the causes.
+     */
+    static boolean interrupted(SQLException e) {
         String st = e.getSQLState();
-        return (st != null && st.startsWith("08")) || e instanceof java.sql.SQLTimeoutException
-                || e instanceof java.sql.SQLRecoverableException || e instanceof java.sql.SQLTransientConnectionException;
+        if ((st != null && st.startsWith("08")) || e instanceof java.sql.SQLTimeoutException
+                || e instanceof java.sql.SQLRecoverableException || e instanceof java.sql.SQLTransientConnectionException
+                || e instanceof java.sql.SQLNonTransientConnectionException) {
+            return true;
+        }
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c instanceof java.io.IOException) return true;
+        }
+        return false;
     }
 }

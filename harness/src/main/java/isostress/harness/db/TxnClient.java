@@ -14,7 +14,8 @@ public interface TxnClient extends AutoCloseable {
      *
      * @return the ops completed (reads with their values)
      * @throws TxnFailure the transaction aborted ({@link Failure#ABORTED}), its outcome is unknown
-     *                    ({@link Failure#UNKNOWN}), or the harness is wrong ({@link Failure#FATAL})
+     *                    ({@link Failure#UNKNOWN}), or an unexpected error says the harness may be wrong
+     *                    ({@link Failure#FATAL} before COMMIT, {@link Failure#FATAL_IN_DOUBT} at it)
      * @throws Unreachable no connection could be had: nothing was sent
      */
     List<MicroOp> run(List<MicroOp> ops, DatabaseAdapter.CasExpectations cas) throws TxnFailure, Unreachable;
@@ -30,7 +31,7 @@ public interface TxnClient extends AutoCloseable {
         private final String code;
 
         /**
-         * @param observed the ops as far as they ran (reads with values), when the outcome is unknown; else null
+         * @param observed the ops as far as they ran (reads with values), when the outcome is in doubt; else null
          * @param code     the database's code for the error (SQLState/vendor code, MongoDB label), for messages
          */
         public TxnFailure(Failure failure, String message, List<MicroOp> observed, String code, Throwable cause) {

@@ -90,7 +90,7 @@ public final class CampaignRunner {
     /** Runs run number {@code index} (from 0) with {@code seed}. */
     public RunOutcome run(int index, long seed) throws IOException, InterruptedException {
         if (campaign.workload().type() == isostress.generator.workload.WorkloadType.SQL) {
-            return new SqlRun(campaign, out).run(index, seed);
+            return new SqlRun(campaign, out, onStarted).run(index, seed);
         }
         AtomicBoolean stop = new AtomicBoolean();
         RunInterrupt interrupt = RunInterrupt.begin(() -> stop.set(true));

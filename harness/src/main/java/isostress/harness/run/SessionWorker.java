@@ -17,11 +17,11 @@ import java.util.function.BooleanSupplier;
  * Runs one session's transactions in order on one client bound to one node, recording each invocation before it
  * starts and its completion after it ends.
  *
- * <p>Outcomes come from the client ({@link TxnClient}): an abort is {@code fail}; an unknown commit outcome is
- * {@code info}, after which the session continues under a new process id (Jepsen's convention: the old
- * connection's state is unknown). A database that cannot be reached is a {@code fail} (nothing was sent); without
- * faults it stops the run, under faults the session waits and tries again until the run ends. An error that is
- * nobody's transaction's fault (the schema, the SQL) stops the run.
+ * <p>Outcomes come from the client ({@link TxnClient}) and {@link Failure}'s one rule: an abort is {@code fail}; an
+ * unknown commit outcome is {@code info}, after which the session continues under a new process id (Jepsen's
+ * convention: the old connection's state is unknown). A database that cannot be reached is a {@code fail} (nothing
+ * was sent); without faults it stops the run, under faults the session waits and tries again until the run ends. An
+ * unexpected error stops the run after the transaction is recorded: {@code fail} before COMMIT, {@code info} at it.
  */
 final class SessionWorker implements Runnable {
     private final int session;
@@ -94,18 +94,19 @@ final class SessionWorker implements Runnable {
             if (!underFaults) throw new RunAbortedException(e.getMessage(), e);
             Thread.sleep(100); // the node is down or cut off: do not spin while the fault lasts
         } catch (TxnClient.TxnFailure e) {
-            if (e.failure() == Failure.FATAL) {
-                recorder.complete(process, Outcome.FAIL, ops, e.toString(), nodeName);
-                throw new RunAbortedException("transaction of session " + session + " failed with an error that is "
-                        + "not an abort (" + e.code() + "): " + e.getMessage(), e);
-            }
-            Outcome o = e.failure() == Failure.UNKNOWN ? Outcome.INFO : Outcome.FAIL;
+            Failure f = e.failure();
+            Outcome o = f.outcome();
             // An unknown outcome keeps what was observed (reads happened); an abort took no effect.
-            recorder.complete(process, o, o == Outcome.INFO && e.observed() != null ? e.observed() : ops,
-                    e.getMessage(), nodeName);
+            recorder.complete(process, o, f.inDoubt() && e.observed() != null ? e.observed() : ops,
+                    f.stopsRun() ? e.toString() : e.getMessage(), nodeName);
             stats.record(t, o, System.nanoTime() - begin);
             outcomes.record(node, invoked, recorder.now(), o);
-            if (o == Outcome.INFO) process += workload.spec().sessions();
+            if (f.inDoubt()) process += workload.spec().sessions();
+            if (f.stopsRun()) {
+                throw new RunAbortedException("transaction of session " + session + " failed with an unexpected "
+                        + "error (" + e.code() + ")" + (f.inDoubt() ? " at COMMIT, recorded as info (it may have "
+                        + "committed)" : " before COMMIT") + ": " + e.getMessage(), e);
+            }
         }
     }
 

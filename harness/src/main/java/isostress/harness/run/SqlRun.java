@@ -40,10 +40,13 @@ final class SqlRun {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final Campaign campaign;
     private final PrintWriter out;
+    private final java.util.function.Consumer<RunningDatabase> onStarted;
 
-    SqlRun(Campaign campaign, PrintWriter out) {
+    /** @param onStarted told about the database once it is up, before the table is created (faults and tests) */
+    SqlRun(Campaign campaign, PrintWriter out, java.util.function.Consumer<RunningDatabase> onStarted) {
         this.campaign = campaign;
         this.out = out;
+        this.onStarted = onStarted;
     }
 
     RunOutcome run(int index, long seed) throws IOException, InterruptedException {
@@ -77,6 +80,7 @@ final class SqlRun {
             db = Provisioner.of(campaign.database()).start(campaign.database(), dir.logs(), spec.sessions() + 2);
             description = Secrets.mask(db.description());
             log.line("database: " + description);
+            onStarted.accept(db);
             out.printf("run %d/%d of %s (seed %d): %s, sql workload, %,d transactions, %d sessions, levels %s%n",
                     index + 1, campaign.runs(), campaign.name(), seed, description, workload.size(), spec.sessions(),
                     spec.isolationMix().isEmpty() ? campaign.database().isolation().yamlName() : spec.isolationMix());

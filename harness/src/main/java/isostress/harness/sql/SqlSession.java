@@ -23,10 +23,11 @@ import java.util.function.BooleanSupplier;
  * Runs one session's SQL transactions in order on one connection, each at its own isolation level (set before it
  * begins, notes-003 §6.7), and appends each to the history when it ends.
  *
- * <p>Outcomes come from the database's error codes through the adapter's {@link DatabaseAdapter#classify}:
- * serialization failures and deadlocks are {@code fail}; a link lost while COMMIT was in flight is {@code info}
- * (never {@code fail}), and the connection is replaced. An error that is nobody's transaction's fault (the SQL,
- * the schema), or a database that cannot be reached, stops the run: {@link #fatal}.
+ * <p>Outcomes come from the database's error codes through the adapter's {@link DatabaseAdapter#classify}, the
+ * same rule as the other workloads ({@link Failure#of}): serialization failures and deadlocks are {@code fail}; a
+ * link lost while COMMIT was in flight is {@code info} (never {@code fail}), and the connection is replaced. An
+ * unexpected error (the SQL, the schema) is recorded ({@code fail} before COMMIT, {@code info} at it) and stops the
+ * run, as does a database that cannot be reached: {@link #fatal}.
  */
 public final class SqlSession implements Runnable {
     /** Told about each finished transaction: its number in the workload, outcome and latency. */
@@ -138,16 +139,8 @@ public final class SqlSession implements Runnable {
             outcome = Outcome.OK;
         } catch (SQLException e) {
             Failure f = adapter.classify(e, committing);
-            if (f == Failure.FATAL) {
-                history.txn(session, t.index(), level, Outcome.FAIL, startNs, ops);
-                completion.done(number(t), Outcome.FAIL, System.nanoTime() - begin);
-                throw new SQLException("transaction " + t.writeId(0).replaceFirst("-0$", "") + " failed with an "
-                        + "error that is not an abort (SQLState " + e.getSQLState() + ", code " + e.getErrorCode()
-                        + "): " + e.getMessage(), e);
-            }
-            outcome = f == Failure.UNKNOWN ? Outcome.INFO : Outcome.FAIL;
-            String st = e.getSQLState();
-            if (f == Failure.UNKNOWN || (st != null && st.startsWith("08"))) {
+            outcome = f.outcome();
+            if (!JdbcClientFactory.reusable(f, e)) {
                 clients.discard(node, conn); // its state is unknown: the next transaction gets a fresh connection
                 conn = null;
             } else {
@@ -158,6 +151,25 @@ public final class SqlSession implements Runnable {
                     conn = null;
                 }
             }
+            if (f.stopsRun()) {
+                history.txn(session, t.index(), level, outcome, startNs, ops);
+                completion.done(number(t), outcome, System.nanoTime() - begin);
+                throw new SQLException("transaction " + t.writeId(0).replaceFirst("-0$", "") + " failed with an "
+                        + "unexpected error (SQLState " + e.getSQLState() + ", code " + e.getErrorCode() + ")"
+                        + (f.inDoubt() ? " at COMMIT, recorded as info (it may have committed)" : " before COMMIT")
+                        + ": " + e.getMessage(), e);
+            }
+        } catch (RuntimeException e) {
+            // Not the database's answer: judged like an unexpected error at that place. Before COMMIT (a harness bug
+            // such as StatementRunner.RecordingError) nothing committed and the run stops; at COMMIT it may have.
+            Failure f = Failure.of(Failure.Cause.UNEXPECTED, committing);
+            if (!f.inDoubt()) throw e;
+            history.txn(session, t.index(), level, f.outcome(), startNs, ops);
+            completion.done(number(t), f.outcome(), System.nanoTime() - begin);
+            clients.discard(node, conn);
+            conn = null;
+            throw new SQLException("transaction " + t.writeId(0).replaceFirst("-0$", "") + " failed at COMMIT with "
+                    + e + ", recorded as info (it may have committed)", e);
         }
         history.txn(session, t.index(), level, outcome, startNs, ops);
         completion.done(number(t), outcome, System.nanoTime() - begin);

@@ -16,6 +16,7 @@ import static isostress.checker.model.IsolationLevel.STRICT_SERIALIZABLE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The general workloads end to end against embedded PostgreSQL 16, checked by the general checker (issue 4): under
@@ -53,12 +54,17 @@ class PostgresGeneralWorkloadTest {
 
     /**
      * Under SERIALIZABLE the history is snapshot isolation, always (SSI is SI plus aborts), and serializable in
-     * practice. PostgreSQL's SSI is not quite serializable, though: on 16.15 we saw a G2-item (a read-only transaction,
-     * two rw edges and a wr edge, every version order closing a cycle) in 1 of 6 runs of 16 sessions x 40,000
-     * rw-register transactions and in 1 CI run of this test, and Jepsen reported a G2-item at SERIALIZABLE on 18.4.
-     * So the serializable verdict must be VALID in one of two runs of the same campaign: a checker that wrongly
-     * reported cycles here would do so in both, while PostgreSQL's anomaly is too rare to strike twice (below 2% of
-     * runs this size). Each violation seen is printed with its counterexample.
+     * practice. PostgreSQL's SSI is not quite serializable, though: on 16.15 we saw a G2-item (a read-only
+     * transaction, two rw edges and a wr edge; docs/findings/postgres-16.15-serializable-g2-item.md) in 1 of 6 runs
+     * of 16 sessions x 40,000 rw-register transactions and once in CI on this test's campaign. The test runs the
+     * campaign once, never again until it passes: a violation fails it, with a message naming that finding and the
+     * run directory kept under target/kept-runs/.
+     *
+     * <p>Measured flake rate of this campaign as it stands (8 sessions x 4,000 transactions, 50 keys, seed 11), on
+     * embedded 16.15 on a shared 2-core machine (issue 13): 0 violations in 49 runs of rw-register and 0 in 50 of
+     * list-append ({@code isostress run --runs=1 <the same YAML>}, repeated; one more rw-register run crashed before
+     * it started), after 0 in 80 rw-register runs for the finding: the one CI failure is the only violation seen
+     * (0 in 129 puts a 95% upper bound of about 2.3% per run).
      */
     @ParameterizedTest
     @ValueSource(strings = {"rw-register", "list-append"})
@@ -68,15 +74,10 @@ class PostgresGeneralWorkloadTest {
         assertNull(o.error(), o.error());
         assertTrue(o.stats().committed() >= 2000, "committed " + o.stats().committed());
         assertEquals(Verdict.VALID, verdict(o, SNAPSHOT_ISOLATION), o.result().level(SNAPSHOT_ISOLATION).reason());
-        if (verdict(o, SERIALIZABLE) == Verdict.INVALID) {
-            System.out.println("PostgreSQL let a serializability violation through (see the counterexample above): "
-                    + o.result().anomalyCounts() + "; running the campaign again");
-            o = Campaigns.run(Campaigns.parse(store, yaml));
-            assertNull(o.error(), o.error());
-            assertEquals(Verdict.VALID, verdict(o, SNAPSHOT_ISOLATION), o.result().level(SNAPSHOT_ISOLATION).reason());
+        if (verdict(o, SERIALIZABLE) != Verdict.VALID || verdict(o, STRICT_SERIALIZABLE) != Verdict.VALID) {
+            fail(Campaigns.possiblyKnownFinding(o, "PostgreSQL 16 SERIALIZABLE",
+                    "docs/findings/postgres-16.15-serializable-g2-item.md"));
         }
-        assertEquals(Verdict.VALID, verdict(o, SERIALIZABLE), o.result().level(SERIALIZABLE).reason());
-        assertEquals(Verdict.VALID, verdict(o, STRICT_SERIALIZABLE), o.result().level(STRICT_SERIALIZABLE).reason());
         assertEquals(0, o.exitStatus());
     }
 }

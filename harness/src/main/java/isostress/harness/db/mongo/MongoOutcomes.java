@@ -39,7 +39,8 @@ import java.util.TreeSet;
  *   nothing of it committed, so {@link Failure#ABORTED}, before or at commit.</li>
  *   <li>Without a label, the same split by code and type: aborting codes are ABORTED; a lost primary, a dead link or
  *   a timeout aborts before commit and leaves a commit in doubt; any other error means the harness sent something
- *   wrong (a bad command, missing rights) and is {@link Failure#FATAL}.</li>
+ *   wrong (a bad command, missing rights) and stops the run: {@link Failure#FATAL} before commit,
+ *   {@link Failure#FATAL_IN_DOUBT} ({@code info}) at commit, where nothing proves the commit did not happen.</li>
  * </ol>
  * A label outranks a code, and at commit UnknownTransactionCommitResult outranks TransientTransactionError: calling
  * a commit that happened an abort would make the checker blame the database for our mistake.
@@ -53,7 +54,7 @@ final class MongoOutcomes {
      * 225, SnapshotTooOld 239, SnapshotUnavailable 246, NoSuchTransaction 251 (codes from the server's
      * {@code src/mongo/base/error_codes.yml}).
      */
-    private static final Set<Integer> ABORTS = Set.of(24, 112, 225, 239, 246, 251);
+    static final Set<Integer> ABORTS = Set.of(24, 112, 225, 239, 246, 251);
 
     /**
      * The node lost its primary role, shut down, lost a link or ran out of time while working on the request: before
@@ -63,33 +64,34 @@ final class MongoOutcomes {
      * happened: MongoDB's DRIVERS-2535), SocketException 9001, NotWritablePrimary 10107, InterruptedAtShutdown 11600,
      * InterruptedDueToReplStateChange 11602, NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436.
      */
-    private static final Set<Integer> IN_DOUBT = Set.of(6, 7, 50, 64, 89, 91, 189, 262, 290, 9001, 10107, 11600,
+    static final Set<Integer> IN_DOUBT = Set.of(6, 7, 50, 64, 89, 91, 189, 262, 290, 9001, 10107, 11600,
             11602, 13435, 13436);
 
     /**
-     * What {@code e} means for its transaction.
+     * What {@code e} means for its transaction: {@link #cause}, then the one rule of {@link Failure#of}.
      *
      * @param committing true when {@code e} came from commitTransaction, false when from an operation before it
      */
     static Failure classify(MongoException e, boolean committing) {
-        boolean unknownCommit = e.hasErrorLabel(MongoException.UNKNOWN_TRANSACTION_COMMIT_RESULT_LABEL);
-        boolean transientTxn = e.hasErrorLabel(MongoException.TRANSIENT_TRANSACTION_ERROR_LABEL);
-        int code = e.getCode();
-        if (committing) {
-            if (unknownCommit) return Failure.UNKNOWN;
-            if (transientTxn || ABORTS.contains(code)) return Failure.ABORTED;
-            if (lostLink(e) || IN_DOUBT.contains(code) || e instanceof MongoWriteConcernException
-                    || e instanceof MongoExecutionTimeoutException || e instanceof MongoInterruptedException) {
-                return Failure.UNKNOWN;
-            }
-            return Failure.FATAL;
+        return Failure.of(cause(e), committing);
+    }
+
+    /**
+     * What {@code e} says, wherever it came: UnknownTransactionCommitResult is {@link Failure.Cause#INTERRUPTED}
+     * (and outranks TransientTransactionError, which the server may add to the same commit error);
+     * TransientTransactionError or an aborting code is {@link Failure.Cause#ABORT}; a lost link or primary, a
+     * timeout, a write concern error or an interrupted operation is INTERRUPTED; anything else is unexpected.
+     */
+    static Failure.Cause cause(MongoException e) {
+        if (e.hasErrorLabel(MongoException.UNKNOWN_TRANSACTION_COMMIT_RESULT_LABEL)) return Failure.Cause.INTERRUPTED;
+        if (e.hasErrorLabel(MongoException.TRANSIENT_TRANSACTION_ERROR_LABEL) || ABORTS.contains(e.getCode())) {
+            return Failure.Cause.ABORT;
         }
-        // Before commit nothing is durable: whatever ended the transaction, it did not commit.
-        if (transientTxn || unknownCommit || ABORTS.contains(code) || IN_DOUBT.contains(code) || lostLink(e)
+        if (lostLink(e) || IN_DOUBT.contains(e.getCode()) || e instanceof MongoWriteConcernException
                 || e instanceof MongoExecutionTimeoutException || e instanceof MongoInterruptedException) {
-            return Failure.ABORTED;
+            return Failure.Cause.INTERRUPTED;
         }
-        return Failure.FATAL;
+        return Failure.Cause.UNEXPECTED;
     }
 
     /**

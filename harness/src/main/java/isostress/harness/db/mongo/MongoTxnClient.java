@@ -75,12 +75,13 @@ final class MongoTxnClient implements TxnClient {
                 throw new Unreachable("cannot reach MongoDB: " + e.getMessage(), e);
             }
             Failure f = MongoOutcomes.classify(e, committing);
-            throw new TxnFailure(f, e.getMessage(), f == Failure.UNKNOWN ? done : null, MongoOutcomes.code(e), e);
+            throw new TxnFailure(f, e.getMessage(), f.inDoubt() ? done : null, MongoOutcomes.code(e), e);
         } catch (RuntimeException e) {
             // Not the database's answer (driver misuse, a document of the wrong shape): the harness is wrong.
             abortQuietly();
             discardSession();
-            throw new TxnFailure(Failure.FATAL, e.toString(), null, e.getClass().getSimpleName(), e);
+            Failure f = Failure.of(Failure.Cause.UNEXPECTED, committing);
+            throw new TxnFailure(f, e.toString(), f.inDoubt() ? done : null, e.getClass().getSimpleName(), e);
         }
     }
 

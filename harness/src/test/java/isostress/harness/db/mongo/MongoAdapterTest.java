@@ -261,8 +261,8 @@ class MongoAdapterTest {
                                     if (m instanceof MicroOp.Read) lastRead.put(m.key(), ((MicroOp.Read) m).value());
                                 }
                             } catch (TxnClient.TxnFailure f) {
-                                if (f.failure() == Failure.FATAL) throw new AssertionError(f.code(), f);
-                                o = f.failure() == Failure.UNKNOWN ? Outcome.INFO : Outcome.FAIL;
+                                if (f.failure().stopsRun()) throw new AssertionError(f.code(), f);
+                                o = f.failure().outcome();
                                 done = o == Outcome.INFO && f.observed() != null ? f.observed() : ops;
                             }
                             long complete = events.getAndIncrement();

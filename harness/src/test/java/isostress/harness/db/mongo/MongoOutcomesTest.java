@@ -26,15 +26,20 @@ import org.bson.BsonDouble;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static com.mongodb.MongoException.TRANSIENT_TRANSACTION_ERROR_LABEL;
 import static com.mongodb.MongoException.UNKNOWN_TRANSACTION_COMMIT_RESULT_LABEL;
 import static isostress.harness.db.Failure.ABORTED;
 import static isostress.harness.db.Failure.FATAL;
+import static isostress.harness.db.Failure.FATAL_IN_DOUBT;
 import static isostress.harness.db.Failure.UNKNOWN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,7 +47,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The error → outcome mapping on the driver's own exception objects, built as the driver builds them from a server
- * reply ({@code {ok: 0, code, codeName, errmsg, errorLabels}}) or from a socket failure. No server needed.
+ * reply ({@code {ok: 0, code, codeName, errmsg, errorLabels}}) or from a socket failure, before commit and at commit.
+ * Labels: MongoDB's drivers transactions specification, "Error Reporting and Retrying Transactions". No server
+ * needed.
  */
 class MongoOutcomesTest {
     static final ServerAddress ADDRESS = new ServerAddress("db1.example", 27017);
@@ -133,18 +140,73 @@ class MongoOutcomesTest {
     }
 
     @Test
-    void badCommandsAreTheHarnessesFault() {
-        assertOutcome(FATAL, FATAL, reply(2, "BadValue"));
-        assertOutcome(FATAL, FATAL, reply(9, "FailedToParse"));
-        assertOutcome(FATAL, FATAL, reply(13, "Unauthorized"));
-        assertOutcome(FATAL, FATAL, reply(263, "OperationNotSupportedInTransaction"));
-        assertOutcome(FATAL, FATAL, new MongoWriteException(new WriteError(11000, "E11000 duplicate key error",
+    void badCommandsAreTheHarnessesFaultButAtCommitMayHaveCommitted() {
+        assertOutcome(FATAL, FATAL_IN_DOUBT, reply(2, "BadValue"));
+        assertOutcome(FATAL, FATAL_IN_DOUBT, reply(9, "FailedToParse"));
+        assertOutcome(FATAL, FATAL_IN_DOUBT, reply(13, "Unauthorized"));
+        assertOutcome(FATAL, FATAL_IN_DOUBT, reply(263, "OperationNotSupportedInTransaction"));
+        assertOutcome(FATAL, FATAL_IN_DOUBT, new MongoWriteException(new WriteError(11000, "E11000 duplicate key error",
                 new BsonDocument()), ADDRESS, Set.of()));
         MongoCredential cred = MongoCredential.createCredential("u", "admin", "p".toCharArray());
-        assertOutcome(FATAL, FATAL, new MongoSecurityException(cred, "Exception authenticating"));
+        assertOutcome(FATAL, FATAL_IN_DOUBT, new MongoSecurityException(cred, "Exception authenticating"));
         // ... unless authentication failed because the link did.
         assertOutcome(ABORTED, UNKNOWN, new MongoSecurityException(cred, "Exception authenticating",
                 new MongoSocketReadException("Prematurely reached end of stream", ADDRESS)));
+    }
+
+    /**
+     * Every server code the classifier knows, as a labelless command error, before commit and at commit, and a code
+     * it does not know. Names: the server's {@code src/mongo/base/error_codes.yml}.
+     */
+    static Stream<Arguments> codes() {
+        return Stream.of(
+                Arguments.of(24, "LockTimeout", ABORTED, ABORTED),
+                Arguments.of(112, "WriteConflict", ABORTED, ABORTED),
+                Arguments.of(225, "TransactionTooOld", ABORTED, ABORTED),
+                Arguments.of(239, "SnapshotTooOld", ABORTED, ABORTED),
+                Arguments.of(246, "SnapshotUnavailable", ABORTED, ABORTED),
+                Arguments.of(251, "NoSuchTransaction", ABORTED, ABORTED),
+                Arguments.of(6, "HostUnreachable", ABORTED, UNKNOWN),
+                Arguments.of(7, "HostNotFound", ABORTED, UNKNOWN),
+                Arguments.of(50, "MaxTimeMSExpired", ABORTED, UNKNOWN),
+                Arguments.of(64, "WriteConcernTimeout", ABORTED, UNKNOWN),
+                Arguments.of(89, "NetworkTimeout", ABORTED, UNKNOWN),
+                Arguments.of(91, "ShutdownInProgress", ABORTED, UNKNOWN),
+                Arguments.of(189, "PrimarySteppedDown", ABORTED, UNKNOWN),
+                Arguments.of(262, "ExceededTimeLimit", ABORTED, UNKNOWN),
+                Arguments.of(290, "TransactionExceededLifetimeLimitSeconds", ABORTED, UNKNOWN),
+                Arguments.of(9001, "SocketException", ABORTED, UNKNOWN),
+                Arguments.of(10107, "NotWritablePrimary", ABORTED, UNKNOWN),
+                Arguments.of(11600, "InterruptedAtShutdown", ABORTED, UNKNOWN),
+                Arguments.of(11602, "InterruptedDueToReplStateChange", ABORTED, UNKNOWN),
+                Arguments.of(13435, "NotPrimaryNoSecondaryOk", ABORTED, UNKNOWN),
+                Arguments.of(13436, "NotPrimaryOrSecondary", ABORTED, UNKNOWN),
+                Arguments.of(8000, "AtlasError", FATAL, FATAL_IN_DOUBT),
+                Arguments.of(99999, "NoSuchCodeYet", FATAL, FATAL_IN_DOUBT));
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2} before commit, {3} at commit")
+    @MethodSource("codes")
+    void everyCodeBeforeAndAtCommit(int code, String name, Failure before, Failure atCommit) {
+        assertOutcome(before, atCommit, reply(code, name));
+    }
+
+    /** Each label wins over any code, at each place; at commit UnknownTransactionCommitResult wins over both. */
+    @ParameterizedTest(name = "code {0} with labels")
+    @MethodSource("codes")
+    void labelsOutrankCodes(int code, String name, Failure withoutLabelBefore, Failure withoutLabelAtCommit) {
+        assertOutcome(ABORTED, ABORTED, reply(code, name, TRANSIENT_TRANSACTION_ERROR_LABEL));
+        assertOutcome(ABORTED, UNKNOWN, reply(code, name, UNKNOWN_TRANSACTION_COMMIT_RESULT_LABEL));
+        assertOutcome(ABORTED, UNKNOWN, reply(code, name, TRANSIENT_TRANSACTION_ERROR_LABEL,
+                UNKNOWN_TRANSACTION_COMMIT_RESULT_LABEL));
+    }
+
+    @Test
+    void theTableHasEveryCodeTheClassifierKnows() {
+        Set<Integer> known = new java.util.HashSet<>(MongoOutcomes.ABORTS);
+        known.addAll(MongoOutcomes.IN_DOUBT);
+        codes().forEach(a -> known.remove((Integer) a.get()[0]));
+        assertTrue(known.isEmpty(), "codes without a row: " + known);
     }
 
     @Test

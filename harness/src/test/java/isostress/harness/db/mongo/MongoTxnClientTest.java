@@ -95,6 +95,15 @@ class MongoTxnClientTest {
     }
 
     @Test
+    void unexpectedErrorAtCommitIsInDoubtWithTheObservedReads() {
+        db.data.get(MongoClientFactory.REGISTERS).put(2L, 42L);
+        db.failNext("commitTransaction", reply(2, "BadValue"));
+        TxnClient.TxnFailure f = failure(List.of(new MicroOp.Read(2, null), new MicroOp.Write(2, 43)));
+        assertEquals(Failure.FATAL_IN_DOUBT, f.failure(), "nothing proves the commit did not happen");
+        assertEquals(List.of(new MicroOp.Read(2, 42L), new MicroOp.Write(2, 43)), f.observed());
+    }
+
+    @Test
     void noSuchTransactionAtCommitIsAnAbort() {
         db.failNext("commitTransaction", reply(251, "NoSuchTransaction",
                 MongoException.TRANSIENT_TRANSACTION_ERROR_LABEL));
