@@ -220,13 +220,17 @@ class CampaignLoaderFuzzTest {
 
     @Test
     void loadsASaneCampaignOrNamesFileAndLine() {
-        long[] loaded = {0};
-        long tries = new SeededFuzz<>(SEED, TRIES, CampaignLoaderFuzzTest::mutant, Mutant::smaller).run(m -> {
-            if (check(m).equals("loaded")) loaded[0]++;
-        });
-        System.out.printf("CampaignLoaderFuzzTest: %,d mutated campaigns: %,d loaded (%.1f %%), %,d rejected with "
-                + "file:line (%.1f %%)%n", tries, loaded[0], 100.0 * loaded[0] / tries, tries - loaded[0],
-                100.0 * (tries - loaded[0]) / tries);
+        long[] passed = {0, 0}; // loaded, rejected
+        try {
+            new SeededFuzz<>(SEED, TRIES, CampaignLoaderFuzzTest::mutant, Mutant::smaller).run(m -> {
+                passed[check(m).equals("loaded") ? 0 : 1]++;
+            });
+        } finally {
+            long n = passed[0] + passed[1];
+            System.out.printf("CampaignLoaderFuzzTest: %,d mutated campaigns passed: %,d loaded (%.1f %%), %,d "
+                    + "rejected with file:line (%.1f %%)%n", n, passed[0], 100.0 * passed[0] / Math.max(1, n),
+                    passed[1], 100.0 * passed[1] / Math.max(1, n));
+        }
     }
 
     /**
