@@ -1,13 +1,6 @@
 package isostress.harness.config;
 
 import isostress.generator.workload.WorkloadType;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -31,9 +25,18 @@ import java.util.stream.Stream;
  * aliases and tags, second documents, truncation, deep nesting). The property: the loader either returns a sane
  * {@link Campaign} (positive counts, finite ratios, positive bounded durations, ...) or throws a
  * {@link ConfigException} whose every problem starts with the file and a line number; never any other exception,
- * and quickly. Modelled on Caffeine's {@code CaffeineSpecFuzzer} (STYLE.md (d)).
+ * and quickly. Modelled on Caffeine's {@code CaffeineSpecFuzzer} (STYLE.md (d)). Cases come from {@link SeededFuzz}:
+ * a failure names the case's index and seed and the smallest failing case found by dropping mutations, and
+ * {@code -Disostress.fuzz.seed=N -Disostress.fuzz.case=I} replays it alone.
  */
 class CampaignLoaderFuzzTest {
+    static final int TRIES = 30_000;
+    /** The base seed of every build; {@code -Disostress.fuzz.seed} overrides it. */
+    static final long SEED = 30_000;
+    /** The benchmark's, so that it covers other cases than the build. */
+    static final long BENCH_SEED = 1_000_003;
+    /** A position is 0 once in this many draws, else uniform: an empty file, a byte changed first. */
+    private static final int ZERO_POSITION = 32;
     private static final Path CONFIGS = Path.of("..", "configs");
     private static final List<Seed> SEEDS = seeds();
     /** Longest one load may take: campaigns are at most a few KiB, so this is generous even on a loaded machine. */
@@ -160,50 +163,94 @@ class CampaignLoaderFuzzTest {
             return b;
         }
 
+        /** The same mutant with one mutation less, for each mutation in turn (SeededFuzz's shrinking). */
+        List<Mutant> smaller() {
+            List<Mutant> out = new ArrayList<>();
+            for (int i = 0; i < mutations.size(); i++) {
+                List<Mutation> m = new ArrayList<>(mutations);
+                m.remove(i);
+                out.add(new Mutant(seed, List.copyOf(m)));
+            }
+            return out;
+        }
+
         @Override
         public String toString() {
             return seed + " " + mutations + ":\n" + new String(bytes(), StandardCharsets.UTF_8);
         }
     }
 
-    @Provide
-    Arbitrary<Mutant> mutants() {
-        Arbitrary<Integer> pos = Arbitraries.integers().between(0, 1 << 16);
-        Arbitrary<Integer> line = Arbitraries.integers().between(0, 200);
-        Arbitrary<String> value = Arbitraries.of(VALUES);
-        Arbitrary<Mutation> mutation = Arbitraries.oneOf(
-                Combinators.combine(pos, Arbitraries.integers().between(0, 7)).as(FlipBit::new),
-                Combinators.combine(pos, Arbitraries.integers().between(0, 255)).as(SetByte::new),
-                line.map(DeleteLine::new),
-                Combinators.combine(line, Arbitraries.integers().between(1, 12), line).as(DuplicateLines::new),
-                Combinators.combine(line, value).as(ReplaceValue::new),
-                Combinators.combine(line, value).as(ReplaceValue::new),
-                Combinators.combine(line, Arbitraries.of(KEYS), value).as(InsertKey::new),
-                Combinators.combine(line, Arbitraries.of(LINES)).as(InsertLine::new),
-                pos.map(Truncate::new));
-        return Combinators.combine(Arbitraries.of(SEEDS), mutation.list().ofMinSize(1).ofMaxSize(4)).as(Mutant::new);
+    /** One mutant, drawn from {@code r} alone: a uniform seed and one to four mutations. */
+    static Mutant mutant(SplittableRandom r) {
+        Seed seed = SEEDS.get(r.nextInt(SEEDS.size()));
+        int n = 1 + r.nextInt(4);
+        List<Mutation> ms = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) ms.add(mutation(r));
+        return new Mutant(seed, List.copyOf(ms));
     }
 
-    @Property(tries = 30_000)
-    void loadsASaneCampaignOrNamesFileAndLine(@ForAll("mutants") Mutant m) {
-        Statistics.label("outcome").collect(check(m));
+    /** The eight kinds equally likely, but ReplaceValue twice as likely as each of the others. */
+    private static Mutation mutation(SplittableRandom r) {
+        switch (r.nextInt(9)) {
+            case 0: return new FlipBit(position(r), r.nextInt(8));
+            case 1: return new SetByte(position(r), r.nextInt(256));
+            case 2: return new DeleteLine(line(r));
+            case 3: return new DuplicateLines(line(r), 1 + r.nextInt(12), line(r));
+            case 4:
+            case 5: return new ReplaceValue(line(r), pick(r, VALUES));
+            case 6: return new InsertKey(line(r), pick(r, KEYS), pick(r, VALUES));
+            case 7: return new InsertLine(line(r), pick(r, LINES));
+            default: return new Truncate(position(r));
+        }
+    }
+
+    /** 0 to 65,536, taken modulo the size; 0 more often than uniform (jqwik, used before, mixed in edge values). */
+    private static int position(SplittableRandom r) {
+        return r.nextInt(ZERO_POSITION) == 0 ? 0 : r.nextInt((1 << 16) + 1);
+    }
+
+    /** 0 to 200, taken modulo the number of lines. */
+    private static int line(SplittableRandom r) {
+        return r.nextInt(201);
+    }
+
+    private static <T> T pick(SplittableRandom r, List<T> from) {
+        return from.get(r.nextInt(from.size()));
+    }
+
+    @Test
+    void loadsASaneCampaignOrNamesFileAndLine() {
+        long[] passed = {0, 0}; // loaded, rejected
+        try {
+            new SeededFuzz<>(SEED, TRIES, CampaignLoaderFuzzTest::mutant, Mutant::smaller).run(m -> {
+                passed[check(m).equals("loaded") ? 0 : 1]++;
+            });
+        } finally {
+            long n = passed[0] + passed[1];
+            System.out.printf("CampaignLoaderFuzzTest: %,d mutated campaigns passed: %,d loaded (%.1f %%), %,d "
+                    + "rejected with file:line (%.1f %%)%n", n, passed[0], 100.0 * passed[0] / Math.max(1, n),
+                    passed[1], 100.0 * passed[1] / Math.max(1, n));
+        }
     }
 
     /**
      * {@code mvn -B -pl harness -am test -Dtest=CampaignLoaderFuzzTest#benchmark
      * -Dsurefire.failIfNoSpecifiedTests=false -Dsurefire.excludedGroups= -Disostress.fuzz.tries=1000000}: the same
-     * property over many more mutants, drawn without shrinking; prints tries, outcomes and campaigns per second.
+     * property over many more mutants, from base seed {@value #BENCH_SEED} unless {@code -Disostress.fuzz.seed}
+     * says otherwise; prints tries, outcomes and campaigns per second.
      */
     @Test
     @Tag("bench")
     void benchmark() {
-        long tries = Long.getLong("isostress.fuzz.tries", 1_000_000L);
-        long loaded = 0, t0 = System.nanoTime();
-        var it = mutants().sampleStream().limit(tries).iterator();
-        while (it.hasNext()) if (check(it.next()).equals("loaded")) loaded++;
+        long[] loaded = {0};
+        long t0 = System.nanoTime();
+        long tries = new SeededFuzz<>(BENCH_SEED, 1_000_000L, CampaignLoaderFuzzTest::mutant, Mutant::smaller)
+                .run(m -> {
+                    if (check(m).equals("loaded")) loaded[0]++;
+                });
         double s = (System.nanoTime() - t0) / 1e9;
         System.out.printf("fuzz: %,d mutated campaigns, %,d loaded, %,d rejected, %.1f s, %,.0f per second%n", tries,
-                loaded, tries - loaded, s, tries / s);
+                loaded[0], tries - loaded[0], s, tries / s);
     }
 
     /** The property for one mutant; "loaded" or "rejected". */
