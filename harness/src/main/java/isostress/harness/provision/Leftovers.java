@@ -33,8 +33,14 @@ public final class Leftovers {
     /** Deletes {@code p} and everything under it (links are removed, not followed); nothing when absent. */
     public static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) return;
+        // Another process may remove the same tree at the same time (a dead harness's watchdog, or a second
+        // harness cleaning up the same leftovers): what it removed first is gone, which is what we want.
         try (Stream<Path> s = Files.walk(p)) {
             for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(q);
+        } catch (java.nio.file.NoSuchFileException | java.io.UncheckedIOException e) {
+            if (e instanceof java.io.UncheckedIOException
+                    && !(e.getCause() instanceof java.nio.file.NoSuchFileException)) throw e;
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) deleteTree(p); // what is left, walked anew
         }
     }
 

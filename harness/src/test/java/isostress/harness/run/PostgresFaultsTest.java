@@ -64,7 +64,9 @@ class PostgresFaultsTest {
         }
         Map<?, ?> all = (Map<?, ?>) o.nodes().get("all");
         assertTrue(((Number) all.get("untouched_determinate_ratio")).doubleValue() >= 0.95, all.toString());
-        assertFalse(Iptables.program() != null && Iptables.list().contains(Iptables.CHAIN), "iptables rules left");
+        // This harness's own chain only: other harnesses on the machine may have theirs.
+        assertFalse(Iptables.program() != null && java.util.regex.Pattern.compile("\\b" + Iptables.CHAIN + "\\b")
+                .matcher(Iptables.list()).find(), "iptables rules left");
     }
 
     private static int count(String text, String needle) {
