@@ -85,36 +85,18 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
     /** How the database is obtained. */
     public enum Provision { EMBEDDED, LOCAL, DOCKER, EXTERNAL }
 
-    /** The faults a nemesis can inject. */
-    public enum FaultKind {
-        /** SIGKILL a node, then start it again. */
-        KILL,
-        /** SIGSTOP a node, then SIGCONT. */
-        PAUSE,
-        /** Cut a node off from its peers (iptables on their ports; a single server: from its clients). */
-        PARTITION,
-        /** Delay every packet between clients and a node (through a TCP proxy). */
-        LATENCY,
-        /** Close every client connection to a node at once (through the proxy). */
-        DROP;
-
-        public String yamlName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
-
     /**
-     * When and where faults happen: repeatedly, wait {@code interval}, pick a fault kind and a target node at random
+     * When and where faults happen: repeatedly, wait {@code interval}, pick a fault and a target node at random
      * (from {@code seed}), hold it {@code duration}, heal it.
      *
-     * @param faults   the kinds to pick from
+     * @param faults   the faults to pick from ({@link isostress.harness.faults.Faults}), in the campaign's order
      * @param interval quiet time between faults
      * @param duration how long each fault lasts
      * @param targets  node numbers (1-based) faults may hit; all nodes when empty
      * @param latency  the delay a latency fault adds in each direction
      * @param seed     seeds the choice of fault and target
      */
-    public record Nemesis(List<FaultKind> faults, Duration interval, Duration duration, List<Integer> targets,
+    public record Nemesis(List<isostress.harness.faults.Fault> faults, Duration interval, Duration duration, List<Integer> targets,
                           Duration latency, long seed) {
         public Nemesis {
             faults = List.copyOf(faults);

@@ -8,6 +8,8 @@ import isostress.generator.workload.WorkloadType;
 import isostress.harness.config.Campaign.DbType;
 import isostress.harness.config.Campaign.Isolation;
 import isostress.harness.config.Campaign.Provision;
+import isostress.harness.faults.Fault;
+import isostress.harness.faults.Faults;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +21,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -176,18 +179,16 @@ public final class CampaignLoader {
     private static Campaign.Nemesis nemesis(ConfigNode n, long workloadSeed) {
         n.rejectUnknownKeys(NEMESIS);
         List<String> names = n.strings("faults");
-        List<Campaign.FaultKind> faults = new ArrayList<>();
+        List<Fault> faults = new ArrayList<>();
         if (names == null || names.isEmpty()) {
-            n.problem("faults", "must list at least one of kill, pause, partition, latency, drop");
+            n.problem("faults", "must list at least one of " + Faults.names());
         } else {
             for (int i = 0; i < names.size(); i++) {
-                Campaign.FaultKind k = null;
-                for (Campaign.FaultKind f : Campaign.FaultKind.values()) if (f.yamlName().equals(names.get(i))) k = f;
-                if (k == null) {
-                    n.problem("faults[" + i + "]", "unknown fault '" + names.get(i)
-                            + "'; faults are kill, pause, partition, latency, drop");
-                } else if (!faults.contains(k)) {
-                    faults.add(k);
+                Optional<Fault> f = Faults.byName(names.get(i));
+                if (f.isEmpty()) {
+                    n.problem("faults[" + i + "]", "unknown fault '" + names.get(i) + "'; known: " + Faults.names());
+                } else if (!faults.contains(f.get())) {
+                    faults.add(f.get());
                 }
             }
         }
@@ -219,12 +220,15 @@ public final class CampaignLoader {
             }
         }
         boolean started = db.provision() != Provision.EXTERNAL;
-        for (Campaign.FaultKind k : nemesis.faults()) {
-            boolean needsServer = k == Campaign.FaultKind.KILL || k == Campaign.FaultKind.PAUSE
-                    || k == Campaign.FaultKind.PARTITION;
-            if (needsServer && !started) {
-                n.problem("faults", k.yamlName() + " needs a database isostress starts (provision embedded, local or "
-                        + "docker); an external one only allows latency and drop");
+        List<Fault> anywhere = new ArrayList<>();
+        for (Fault f : Faults.all()) if (!f.needs().contains(Fault.Need.STARTED_DATABASE)) anywhere.add(f);
+        String allowed = Faults.names(anywhere);
+        int last = allowed.lastIndexOf(", ");
+        if (last >= 0) allowed = allowed.substring(0, last) + " and " + allowed.substring(last + 2);
+        for (Fault f : nemesis.faults()) {
+            if (f.needs().contains(Fault.Need.STARTED_DATABASE) && !started) {
+                n.problem("faults", f.name() + " needs a database isostress starts (provision embedded, local or "
+                        + "docker); an external one only allows " + allowed);
             }
         }
     }

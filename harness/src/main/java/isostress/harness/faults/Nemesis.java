@@ -1,7 +1,6 @@
 package isostress.harness.faults;
 
 import isostress.harness.config.Campaign;
-import isostress.harness.config.Campaign.FaultKind;
 import isostress.harness.provision.DbNode;
 
 import java.io.IOException;
@@ -13,8 +12,9 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Injects the campaign's faults while the workload runs: wait the interval, pick a fault kind and a target node
- * (seeded), hold it for the duration, heal it, repeat. Jepsen style, every start and end is an event in the history
+ * Schedules the campaign's faults while the workload runs: wait the interval, pick a fault and a target node
+ * (seeded), hold it for the duration, heal it, repeat. What a fault does is its own class ({@link Fault},
+ * {@link Faults}); this class only decides when and where, and records. Jepsen style, every start and end is an event in the history
  * (process {@code nemesis}, type {@code info}, f {@code start-<kind>} / {@code stop-<kind>}) and a
  * {@link FaultRecord}. Closing it heals the fault in progress, so nothing outlives the run: killed nodes are
  * started again, paused ones continued, partitions removed.
@@ -52,12 +52,12 @@ public final class Nemesis implements AutoCloseable {
 
     /** True when the faults need a client proxy in front of each node. */
     public static boolean needsProxy(Campaign.Nemesis spec) {
-        return spec != null && (spec.faults().contains(FaultKind.LATENCY) || spec.faults().contains(FaultKind.DROP));
+        return spec != null && Faults.anyNeeds(spec.faults(), Fault.Need.CLIENT_PROXY);
     }
 
     /** True when the faults need iptables. */
     public static boolean needsIptables(Campaign.Nemesis spec) {
-        return spec != null && spec.faults().contains(FaultKind.PARTITION);
+        return spec != null && Faults.anyNeeds(spec.faults(), Fault.Need.IPTABLES);
     }
 
     public void start() throws IOException {
@@ -77,102 +77,56 @@ public final class Nemesis implements AutoCloseable {
     private void loop() {
         while (!stopping) {
             if (!sleep(spec.interval().toMillis())) return;
-            FaultKind kind = spec.faults().get(random.nextInt(spec.faults().size()));
+            // The order of these two draws is the schedule of every seeded campaign (NemesisScheduleTest pins it).
+            Fault fault = spec.faults().get(random.nextInt(spec.faults().size()));
             List<Integer> targets = spec.targets().isEmpty() ? null : spec.targets();
             int node = targets == null ? random.nextInt(nodes.size()) : targets.get(random.nextInt(targets.size())) - 1;
             synchronized (lock) {
                 if (stopping) return;
-                inject(kind, nodes.get(node), node);
+                inject(fault, node);
             }
         }
     }
 
     /** Injects one fault, holds it (unless the run ends first), heals it. */
-    private void inject(FaultKind kind, DbNode node, int index) {
-        String name = kind.yamlName();
+    private void inject(Fault fault, int index) {
+        DbNode node = nodes.get(index);
+        TcpProxy proxy = index < proxies.size() ? proxies.get(index) : null;
+        Fault.Active active = fault.on(new FaultTarget(node, index, nodes, proxy, spec));
+        String name = fault.name();
         long start = sink.now();
         sink.event("start-" + name, Map.of("node", node.name()));
         String error = null;
         try {
-            begin(kind, node, index);
+            active.begin().run();
         } catch (IOException | RuntimeException e) {
             error = "injecting: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            error = "interrupted while injecting";
         }
-        if (kind != FaultKind.DROP) sleep(spec.duration().toMillis());
+        if (fault.lasts()) sleep(spec.duration().toMillis());
         long t0 = System.nanoTime();
         try {
-            end(kind, node, index);
+            active.heal().run();
         } catch (IOException | RuntimeException e) {
             error = (error == null ? "" : error + "; ") + "healing: " + e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            error = "interrupted while healing";
+            error = (error == null ? "" : error + "; ") + "interrupted while healing";
         }
         long healMillis = (System.nanoTime() - t0) / 1_000_000;
         long end = sink.now();
-        FaultRecord record = new FaultRecord(name, node.name(), start, end, kind == FaultKind.KILL ? healMillis : 0,
-                error);
+        String healKey = fault.healTimeKey();
+        FaultRecord record = new FaultRecord(name, node.name(), start, end, healKey != null ? healMillis : 0, error);
         Map<String, Object> stop = new LinkedHashMap<>();
         stop.put("node", node.name());
-        if (kind == FaultKind.KILL) stop.put("restart-ms", healMillis);
+        if (healKey != null) stop.put(healKey, healMillis);
         if (record.error() != null) stop.put("error", record.error()); // masked like results.json's copy
         sink.event("stop-" + name, stop);
         synchronized (records) {
             records.add(record);
         }
-    }
-
-    private void begin(FaultKind kind, DbNode node, int index) throws IOException {
-        switch (kind) {
-            case KILL: node.kill(); break;
-            case PAUSE: node.pause(); break;
-            case PARTITION: partition(node); break;
-            case LATENCY: proxy(index).delay(spec.latency().toMillis()); break;
-            default: proxy(index).dropAll();
-        }
-    }
-
-    private void end(FaultKind kind, DbNode node, int index) throws IOException, InterruptedException {
-        switch (kind) {
-            case KILL: node.restart(); break;
-            case PAUSE: node.resume(); break;
-            case PARTITION: Iptables.heal(); break;
-            case LATENCY: proxy(index).delay(0); break;
-            default: // a drop is over once done
-        }
-    }
-
-    /**
-     * Cuts {@code node} off: a cluster node from its peers (both directions of every connection on their
-     * group-communication, IST and SST ports; clients still reach it, as in a real network split between
-     * data-centre links), a single server from its clients.
-     */
-    private void partition(DbNode node) throws IOException {
-        if (node.peerPorts().isEmpty()) {
-            String port = Integer.toString(node.clientPort());
-            Iptables.drop(List.of("--dport", port));
-            Iptables.drop(List.of("--sport", port));
-            return;
-        }
-        for (DbNode other : nodes) {
-            if (other == node) continue;
-            for (int p : node.peerPorts()) {
-                String port = Integer.toString(p);
-                Iptables.drop(List.of("-s", other.host(), "-d", node.host(), "--dport", port));
-                Iptables.drop(List.of("-s", node.host(), "-d", other.host(), "--sport", port));
-            }
-            for (int p : other.peerPorts()) {
-                String port = Integer.toString(p);
-                Iptables.drop(List.of("-s", node.host(), "-d", other.host(), "--dport", port));
-                Iptables.drop(List.of("-s", other.host(), "-d", node.host(), "--sport", port));
-            }
-        }
-    }
-
-    private TcpProxy proxy(int index) throws IOException {
-        TcpProxy p = index < proxies.size() ? proxies.get(index) : null;
-        if (p == null) throw new IOException("no client proxy for node " + (index + 1));
-        return p;
     }
 
     /** Sleeps unless stopping; false when woken by close. */

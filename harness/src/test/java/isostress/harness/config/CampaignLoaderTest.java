@@ -2,6 +2,7 @@ package isostress.harness.config;
 
 import isostress.checker.model.IsolationLevel;
 import isostress.generator.workload.WorkloadType;
+import isostress.harness.faults.Faults;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -162,7 +163,8 @@ class CampaignLoaderTest {
     void nemesisNamesBadFaultsTargetsAndDurations() {
         List<String> p = problems("database: {type: mariadb, provision: local, nodes: 3}\n"
                 + "nemesis:\n  faults: [kill, explode]\n  interval: soon\n  targets: [2, 5]\n  durration: 1s\n");
-        hasProblem(p, "camp.yaml:3 nemesis.faults[1]:", "unknown fault 'explode'");
+        hasProblem(p, "camp.yaml:3 nemesis.faults[1]:",
+                "unknown fault 'explode'; known: kill, pause, partition, latency, drop");
         hasProblem(p, "camp.yaml:4 nemesis.interval:", "500ms");
         hasProblem(p, "camp.yaml:5 nemesis.targets[1]:", "node 5 does not exist");
         hasProblem(p, "camp.yaml:6 nemesis.durration:", "unknown key");
@@ -171,7 +173,7 @@ class CampaignLoaderTest {
         hasProblem(problems("nemesis: {faults: []}\n"), "camp.yaml:1 nemesis.faults:", "at least one");
         Campaign c = CampaignLoader.parse(FILE, "database: {type: mariadb, provision: local, nodes: 3}\n"
                 + "nemesis: {faults: [pause, partition], interval: 2s, duration: 500ms, targets: [n3]}\n");
-        assertEquals(List.of(Campaign.FaultKind.PAUSE, Campaign.FaultKind.PARTITION), c.nemesis().faults());
+        assertEquals(Faults.list("pause", "partition"), c.nemesis().faults());
         assertEquals(java.time.Duration.ofMillis(500), c.nemesis().duration());
         assertEquals(List.of(3), c.nemesis().targets());
         assertEquals(Campaign.DEFAULT_TIMEOUT, c.database().timeout());

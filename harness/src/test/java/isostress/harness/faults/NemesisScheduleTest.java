@@ -108,7 +108,7 @@ class NemesisScheduleTest {
         List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Map<String, Object>> values = java.util.Collections.synchronizedList(new ArrayList<>());
         Campaign.Nemesis spec = new Campaign.Nemesis(
-                List.of(Campaign.FaultKind.KILL, Campaign.FaultKind.PAUSE, Campaign.FaultKind.LATENCY, Campaign.FaultKind.DROP), Duration.ofMillis(1), Duration.ofMillis(1),
+                Faults.list("kill", "pause", "latency", "drop"), Duration.ofMillis(1), Duration.ofMillis(1),
                 targets, Duration.ofMillis(5), seed);
         long t0 = System.nanoTime();
         List<FaultRecord> records;

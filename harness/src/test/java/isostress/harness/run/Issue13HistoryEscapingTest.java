@@ -73,7 +73,7 @@ class Issue13HistoryEscapingTest {
         Path file = dir.resolve("history.jsonl");
         List<FaultRecord> records;
         try (HistoryRecorder r = new HistoryRecorder(file, 0)) {
-            Nemesis nemesis = new Nemesis(new Campaign.Nemesis(List.of(Campaign.FaultKind.KILL), Duration.ofMillis(5),
+            Nemesis nemesis = new Nemesis(new Campaign.Nemesis(isostress.harness.faults.Faults.list("kill"), Duration.ofMillis(5),
                     Duration.ofMillis(5), List.of(), Duration.ZERO, 1), List.of(new FailingNode()), List.of(),
                     new Nemesis.EventSink() {
                         public long now() {

@@ -1,0 +1,101 @@
+package isostress.harness.faults;
+
+import isostress.harness.config.Campaign;
+import isostress.harness.provision.DbNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The fault registry, and what the nemesis does with a fault whose needs are not met. */
+class FaultsTest {
+    @Test
+    void everyFaultIsFoundByItsOwnNameOnly() {
+        Set<String> names = new HashSet<>();
+        for (Fault f : Faults.all()) {
+            assertTrue(names.add(f.name()), "two faults are called " + f.name());
+            assertSame(f, Faults.byName(f.name()).orElseThrow());
+            assertTrue(f.name().matches("[a-z][a-z-]*"), "YAML names are lower case: " + f.name());
+        }
+        assertEquals("kill, pause, partition, latency, drop", Faults.names());
+        assertTrue(Faults.byName("KILL").isEmpty());
+        assertThrows(IllegalArgumentException.class, () -> Faults.list("kill", "explode"));
+    }
+
+    /** What the loader, the runner and the nemesis decide from: proxies, iptables, a database isostress started. */
+    @Test
+    void needsAreThoseTheRunnerProvides() {
+        assertEquals(Set.of(Fault.Need.STARTED_DATABASE), Faults.list("kill").get(0).needs());
+        assertEquals(Set.of(Fault.Need.STARTED_DATABASE), Faults.list("pause").get(0).needs());
+        assertEquals(Set.of(Fault.Need.STARTED_DATABASE, Fault.Need.IPTABLES), Faults.list("partition").get(0).needs());
+        assertEquals(Set.of(Fault.Need.CLIENT_PROXY), Faults.list("latency").get(0).needs());
+        assertEquals(Set.of(Fault.Need.CLIENT_PROXY), Faults.list("drop").get(0).needs());
+        assertTrue(Nemesis.needsProxy(spec("kill", "drop")));
+        assertFalse(Nemesis.needsProxy(spec("kill", "pause", "partition")));
+        assertTrue(Nemesis.needsIptables(spec("latency", "partition")));
+        assertFalse(Nemesis.needsIptables(spec("kill", "latency", "drop")));
+        assertFalse(Faults.list("drop").get(0).lasts());
+        assertEquals("restart-ms", Faults.list("kill").get(0).healTimeKey());
+    }
+
+    /**
+     * A proxy fault on a node without a proxy is recorded as an error, as before faults were classes: latency fails
+     * to begin and to heal, a drop (nothing to heal) only to begin.
+     */
+    @Test
+    @Timeout(30)
+    void aProxyFaultWithoutAProxyIsARecordedError() throws Exception {
+        for (String name : List.of("latency", "drop")) {
+            List<Map<String, Object>> stops = new ArrayList<>();
+            List<FaultRecord> records;
+            try (Nemesis n = new Nemesis(spec(name), List.of(new Idle()), List.of(), new Nemesis.EventSink() {
+                public long now() {
+                    return 0;
+                }
+
+                public void event(String f, Map<String, Object> value) {
+                    if (f.startsWith("stop-")) stops.add(value);
+                }
+            })) {
+                n.start();
+                while (n.records().isEmpty()) Thread.sleep(5);
+                n.close();
+                records = n.records();
+            }
+            String expected = name.equals("drop") ? "injecting: no client proxy for node 1"
+                    : "injecting: no client proxy for node 1; healing: no client proxy for node 1";
+            assertEquals(new FaultRecord(name, "n1", 0, 0, 0, expected), records.get(0));
+            assertEquals(Map.of("node", "n1", "error", expected), stops.get(0));
+        }
+    }
+
+    private static Campaign.Nemesis spec(String... faults) {
+        return new Campaign.Nemesis(Faults.list(faults), Duration.ofMillis(1), Duration.ofMillis(1), List.of(),
+                Duration.ofMillis(1), 1);
+    }
+
+    private record Idle() implements DbNode {
+        public String name() { return "n1"; }
+        public String url() { return "jdbc:none"; }
+        public String host() { return "127.0.0.1"; }
+        public int clientPort() { return 9; }
+        public List<Integer> peerPorts() { return List.of(); }
+        public long pid() { return -1; }
+        public boolean controllable() { return false; }
+        public void kill() { throw new AssertionError("not a kill"); }
+        public void restart() { throw new AssertionError("not a kill"); }
+        public void pause() { throw new AssertionError("not a pause"); }
+        public void resume() { throw new AssertionError("not a pause"); }
+    }
+}
