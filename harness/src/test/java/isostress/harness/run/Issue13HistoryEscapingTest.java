@@ -73,6 +73,9 @@ class Issue13HistoryEscapingTest {
         Path file = dir.resolve("history.jsonl");
         List<FaultRecord> records;
         try (HistoryRecorder r = new HistoryRecorder(file, 0)) {
+            // One transaction: the reader refuses a history of nemesis events only (nothing to check).
+            r.invoke(1, List.of(new MicroOp.Write(1, 1)));
+            r.complete(1, Outcome.OK, List.of(new MicroOp.Write(1, 1)), null, "n1");
             Nemesis nemesis = new Nemesis(new Campaign.Nemesis(isostress.harness.faults.Faults.list("kill"), Duration.ofMillis(5),
                     Duration.ofMillis(5), List.of(), Duration.ZERO, 1), List.of(new FailingNode()), List.of(),
                     new Nemesis.EventSink() {
