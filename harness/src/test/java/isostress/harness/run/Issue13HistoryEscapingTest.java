@@ -44,7 +44,8 @@ class Issue13HistoryEscapingTest {
         try (HistoryRecorder r = new HistoryRecorder(file, 0)) {
             r.invoke(1, List.of(new MicroOp.Read(1, null), new MicroOp.Write(2, 5)));
             r.complete(1, Outcome.OK, List.of(new MicroOp.Read(1, 0L), new MicroOp.Write(2, 5)), null, NASTY);
-            r.side(NASTY, "info", "start-" + NASTY, Map.of("node", NASTY, "restart-ms", 12));
+            // The recorder's side events come from the nemesis process, the only non-client process a reader accepts.
+            r.side("nemesis", "info", "start-" + NASTY, Map.of("node", NASTY, "restart-ms", 12));
             r.invoke(2, List.of(new MicroOp.Cas(3, null, 4), new MicroOp.ListRead(4, null)));
             r.complete(2, Outcome.INFO, List.of(new MicroOp.Cas(3, null, 4), new MicroOp.ListRead(4, List.of(7L, 8L))),
                     NASTY, "n2");
@@ -55,7 +56,7 @@ class Issue13HistoryEscapingTest {
         assertEquals(List.of(new MicroOp.Read(1, 0L), new MicroOp.Write(2, 5)), h.txn(0).ops());
         assertEquals(List.of(new MicroOp.Cas(3, null, 4), new MicroOp.ListRead(4, List.of(7L, 8L))), h.txn(1).ops());
         SideEvent side = h.sideEvents().get(0);
-        assertEquals(NASTY, side.process());
+        assertEquals("nemesis", side.process());
         assertEquals("start-" + NASTY, side.f());
         ObjectMapper json = new ObjectMapper();
         assertEquals(json.valueToTree(Map.of("node", NASTY, "restart-ms", 12)), json.readTree(side.valueJson()));
