@@ -17,9 +17,16 @@ import java.util.Map;
  * @param writer    the write id involved, or null
  * @param let       "T1 = ..." lines, one per transaction involved, with its level and statements
  * @param steps     the argument, one sentence a line, ending in the contradiction
+ * @param cycle     a commit-order cycle's transaction ids in order ({@code steps}' first lines are its edges), else
+ *                  empty
  */
 public record SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
-                           List<String> let, List<String> steps) {
+                           List<String> let, List<String> steps, List<Long> cycle) {
+
+    SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
+                 List<String> let, List<String> steps) {
+        this(kind, message, txns, predicate, key, writer, let, steps, List.of());
+    }
 
     public String toText() {
         StringBuilder sb = new StringBuilder();
