@@ -183,7 +183,9 @@ public final class HtmlReport {
         b.append("<article class=\"anomaly\" id=\"a").append(index).append("\">\n<h3>").append(index).append(". ")
                 .append(esc(a.path("name").asText("anomaly")));
         if (a.has("alias")) b.append(" <span class=\"alias\">(").append(esc(a.path("alias").asText())).append(")</span>");
-        if (a.has("level")) b.append(" <span class=\"lvl\">violates ").append(esc(a.path("level").asText())).append("</span>");
+        String level = a.path("level").asText("");
+        if (level.equals("own")) level = "the transactions' own levels"; // an SQL history's mixed-level check
+        if (a.has("level")) b.append(" <span class=\"lvl\">violates ").append(esc(level)).append("</span>");
         b.append("</h3>\n<p class=\"explanation\">").append(esc(a.path("explanation").asText(""))).append("</p>\n");
         if (a.has("argument")) {
             argument(b, a.path("argument"));
@@ -300,7 +302,7 @@ public final class HtmlReport {
         b.append(".</p>\n");
         JsonNode shapes = stats.path("by_shape");
         String rowName = "shape";
-        if (!shapes.isObject() || shapes.isEmpty()) { // SQL runs: per isolation level
+        if (!shapes.isObject() || shapes.isEmpty()) { // sql runs written before issue 14: per isolation level
             shapes = stats.path("by_level");
             rowName = "level";
         }

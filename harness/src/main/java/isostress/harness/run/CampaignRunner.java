@@ -1,9 +1,6 @@
 package isostress.harness.run;
 
 import isostress.checker.CheckOptions;
-import isostress.checker.Checker;
-import isostress.checker.history.History;
-import isostress.checker.history.HistoryFormat;
 import isostress.checker.history.InitialState;
 import isostress.checker.history.InputException;
 import isostress.checker.model.Result;

@@ -2,14 +2,8 @@ package isostress.harness.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import isostress.checker.CheckOptions;
-import isostress.checker.Checker;
 import isostress.checker.explain.ResultJson;
-import isostress.checker.history.History;
-import isostress.checker.history.HistoryFormat;
-import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
-import isostress.checker.sql.SqlHistoryReader;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.config.ConfigException;
@@ -18,7 +12,6 @@ import isostress.harness.store.ResultWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A run directory without results.json: the harness exited before the run's end (SIGKILL, a crash, the machine).
