@@ -70,10 +70,13 @@ public final class SqlLevelChecks {
         LevelResult lr = new LevelResult(level, r.verdict(), r.reason(), ALGORITHM);
         results.add(lr);
         perCheck.put(lr.name(), r.stats());
-        for (SqlViolation v : r.violations()) {
-            found.add(Anomaly.of(type(v.kind()), level, new Argument(v.kind(), v.message(), v.txns(), v.let(),
-                    v.steps(), v.cycle(), v.predicate(), v.key(), v.writer())));
-        }
+        for (SqlViolation v : r.violations()) found.add(anomaly(v, level));
+    }
+
+    /** {@code v} as an anomaly at {@code level} (null: the transactions' own levels). */
+    static Anomaly anomaly(SqlViolation v, IsolationLevel level) {
+        return Anomaly.of(type(v.kind()), level, new Argument(v.kind(), v.message(), v.txns(), v.let(), v.steps(),
+                v.cycle(), v.predicate(), v.key(), v.writer()));
     }
 
     /** The SQL checker's kinds (see {@link SqlViolation#kind()}) as anomaly types; Adya's names where they agree. */
