@@ -10,6 +10,7 @@ import isostress.checker.index.RegisterIndex;
 import isostress.checker.mini.MiniChecker;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
+import isostress.checker.sql.SqlLevelChecks;
 
 import java.util.Collection;
 import java.util.List;
@@ -20,10 +21,57 @@ import java.util.List;
  * <p>Mini-transaction histories (every write preceded by a read of its key in the same transaction, unique values)
  * go to the MTC-based checkers ({@link MiniChecker}), which are linear; register histories with blind writes (or
  * info transactions whose writes cannot be placed from their reads) and list-append histories go to the general
- * checker ({@link GeneralChecker}). The result's {@code shape} says which was used.
+ * checker ({@link GeneralChecker}). The result's {@code shape} says which was used. {@code isostress-sql} histories
+ * go to the SQL checker ({@link SqlLevelChecks}). Every history kind enters through
+ * {@link #check(CheckInput, List, CheckOptions)} and answers one {@link Result}.
  */
 public final class Checker {
     private Checker() {
+    }
+
+    /**
+     * The one entry for every history kind: checks {@code input} at each of {@code levels} (empty: the kind's
+     * default — see {@link #defaultLevels(CheckInput)}).
+     *
+     * <p>Every option applies to every checker, or the checker rejects it: the SQL checker uses
+     * {@code anomaliesPerType}, {@code searchBudget} (its prefix-search states per check) and
+     * {@code solverTimeoutMillis} (its wall clock per check), and rejects a {@code maxOpenPairs},
+     * {@code reachabilityBudget} or {@code cycleSearchBudget} other than the default and polygraph pruning off, which
+     * belong to the key-value checkers' algorithms. {@code weakerLevels} asks for more levels than requested; the SQL
+     * checker answers the requested checks only, which that option allows.
+     *
+     * @throws IllegalArgumentException when the checker rejects an option or a level (the message is one sentence)
+     * @throws InputException           as {@link #check(History, Collection, CheckOptions)}
+     */
+    public static Result check(CheckInput input, List<IsolationLevel> levels, CheckOptions options) {
+        if (input instanceof CheckInput.KeyValue) {
+            History h = ((CheckInput.KeyValue) input).history();
+            return check(h, levels.isEmpty() ? defaultLevels(h) : levels, options);
+        }
+        CheckInput.Sql sql = (CheckInput.Sql) input;
+        rejectForSql(options);
+        return SqlLevelChecks.check(sql.history(), sql.ownLevels() || levels.isEmpty(), levels, options);
+    }
+
+    /** The options that belong to the key-value checkers' algorithms, set to other than their defaults. */
+    private static void rejectForSql(CheckOptions o) {
+        CheckOptions d = CheckOptions.DEFAULTS;
+        String why = null;
+        if (o.maxOpenPairs() != d.maxOpenPairs()) why = "--max-open-pairs applies to the polygraph solver of "
+                + "rw-register/list-append histories";
+        else if (o.reachabilityBudget() != d.reachabilityBudget()) why = "the reachability budget applies to the "
+                + "causal checks of key-value histories";
+        else if (o.cycleSearchBudget() != d.cycleSearchBudget()) why = "the cycle-search budget applies to the "
+                + "cycle search of key-value histories";
+        else if (!o.polygraphPruning()) why = "polygraph pruning applies to the polygraph solver of "
+                + "rw-register/list-append histories";
+        if (why != null) throw new IllegalArgumentException(why + "; this is an isostress-sql history");
+    }
+
+    /** The levels checked when none are asked: for SQL histories, none beyond each transaction's own level. */
+    public static List<IsolationLevel> defaultLevels(CheckInput input) {
+        return input instanceof CheckInput.KeyValue ? defaultLevels(((CheckInput.KeyValue) input).history())
+                : List.of();
     }
 
     /**

@@ -5,6 +5,8 @@ import isostress.checker.model.Anomaly;
 import isostress.checker.model.EdgeKind;
 import isostress.checker.model.Step;
 
+import java.util.List;
+
 /**
  * Renders an anomaly as a Graphviz digraph: one node per transaction (its ops in the label), one edge per step,
  * labelled with its kind and the key and values that justify it, coloured by kind as in Elle's plots.
@@ -16,8 +18,9 @@ public final class DotRenderer {
     public static String render(Anomaly a) {
         StringBuilder sb = new StringBuilder();
         sb.append("digraph \"").append(esc(a.displayName())).append("\" {\n");
-        sb.append("  label=\"").append(esc(a.displayName() + " — violates " + a.level())).append("\";\n");
+        sb.append("  label=\"").append(esc(a.displayName() + " — violates " + a.violates())).append("\";\n");
         sb.append("  labelloc=t;\n  node [shape=box, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];\n");
+        if (a.argument() != null) return argument(sb, a.argument());
         for (Txn t : a.txns()) {
             sb.append("  T").append(t.id()).append(" [label=\"").append(t.label()).append(" (p")
               .append(t.process()).append(", ").append(t.outcome().jepsenName()).append(")\\n")
@@ -42,6 +45,41 @@ public final class DotRenderer {
             }
         }
         return sb.append("}\n").toString();
+    }
+
+    /**
+     * An SQL commit-order cycle: one node per transaction (its "Let" line), one edge per cycle step labelled with the
+     * sentence that forces it; the readers whose axioms forced an edge are drawn too, unconnected, as evidence.
+     */
+    private static String argument(StringBuilder sb, isostress.checker.model.Argument g) {
+        for (int i = 0; i < g.txnIds().size(); i++) {
+            String let = i < g.let().size() ? g.let().get(i) : "T" + g.txnIds().get(i);
+            sb.append("  T").append(g.txnIds().get(i)).append(" [label=\"").append(esc(wrap(let))).append("\"];\n");
+        }
+        List<Long> c = g.cycle();
+        for (int i = 0; i < c.size() && i < g.however().size(); i++) {
+            sb.append("  T").append(c.get(i)).append(" -> T").append(c.get((i + 1) % c.size())).append(" [label=\"")
+              .append(esc(wrap(g.however().get(i)))).append("\", color=").append(color(EdgeKind.CO)).append("];\n");
+        }
+        return sb.append("}\n").toString();
+    }
+
+    /** Breaks long SQL lines every ~60 characters at a space, so the graph stays legible. */
+    private static String wrap(String s) {
+        StringBuilder out = new StringBuilder();
+        int col = 0;
+        for (String w : s.split(" ")) {
+            if (col > 0 && col + w.length() > 60) {
+                out.append("\n");
+                col = 0;
+            } else if (col > 0) {
+                out.append(' ');
+                col++;
+            }
+            out.append(w);
+            col += w.length();
+        }
+        return out.toString();
     }
 
     private static String label(Step s) {

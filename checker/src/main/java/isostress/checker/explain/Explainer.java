@@ -22,6 +22,7 @@ public final class Explainer {
     }
 
     public static String sentence(Anomaly a) {
+        if (a.argument() != null) return a.argument().kind() + ": " + a.argument().message();
         Txn t = a.txns().isEmpty() ? null : a.txns().get(0);
         String reader = t == null ? "?" : t.label();
         MicroOp op = a.op();

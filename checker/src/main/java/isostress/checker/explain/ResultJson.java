@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;
+import isostress.checker.model.Argument;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Premise;
 import isostress.checker.model.Result;
@@ -31,7 +32,7 @@ public final class ResultJson {
         r.weakestViolated().forEach(l -> weakest.add(l.cliName()));
         ObjectNode levels = root.putObject("levels");
         for (LevelResult l : r.levels()) {
-            ObjectNode o = levels.putObject(l.level().cliName());
+            ObjectNode o = levels.putObject(l.name());
             o.put("verdict", l.verdict().jsonName());
             o.put("reason", l.reason());
             o.put("algorithm", l.algorithm());
@@ -58,7 +59,7 @@ public final class ResultJson {
         o.put("name", a.name());
         o.put("type", a.type().elleName());
         if (a.alias() != null) o.put("alias", a.alias().mtcName());
-        o.put("level", a.level().cliName());
+        if (a.level() != null) o.put("level", a.level().cliName()); else o.put("level", LevelResult.OWN);
         o.put("explanation", Explainer.sentence(a));
         if (a.key() != null) o.put("key", a.key());
         if (a.op() != null) o.set("op", op(a.op()));
@@ -73,6 +74,22 @@ public final class ResultJson {
                 steps(po.putArray("steps"), p.steps());
             }
         }
+        if (a.argument() != null) o.set("argument", argument(a.argument()));
+        return o;
+    }
+
+    /** An SQL counterexample's sentences and the rows and predicate it is about. */
+    private static ObjectNode argument(Argument g) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("kind", g.kind());
+        o.put("message", g.message());
+        g.txnIds().forEach(o.putArray("txns")::add);
+        if (g.predicate() != null) o.put("predicate", g.predicate());
+        if (g.row() != null) o.put("row", g.row());
+        if (g.writer() != null) o.put("writer", g.writer());
+        g.let().forEach(o.putArray("let")::add);
+        g.however().forEach(o.putArray("however")::add);
+        if (!g.cycle().isEmpty()) g.cycle().forEach(o.putArray("cycle")::add);
         return o;
     }
 

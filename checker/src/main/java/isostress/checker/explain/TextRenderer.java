@@ -3,6 +3,7 @@ package isostress.checker.explain;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;
+import isostress.checker.model.Argument;
 import isostress.checker.model.Premise;
 import isostress.checker.model.Step;
 
@@ -23,7 +24,8 @@ public final class TextRenderer {
     /** @param realTime whether the history has real-time order (event indices are shown only then) */
     public static String render(Anomaly a, boolean realTime) {
         StringBuilder sb = new StringBuilder();
-        sb.append(a.displayName()).append(" — violates ").append(a.level()).append('\n');
+        sb.append(a.displayName()).append(" — violates ").append(a.violates()).append('\n');
+        if (a.argument() != null) return argument(sb, a.argument());
         sb.append("Let:\n");
         for (Txn t : a.txns()) sb.append("  ").append(describe(t, realTime)).append('\n');
         List<Step> steps = a.steps();
@@ -47,6 +49,20 @@ public final class TextRenderer {
             }
         }
         sb.append(Explainer.sentence(a)).append('\n');
+        return sb.toString();
+    }
+
+    /** An SQL counterexample: what went wrong, the transactions with their statements, then the argument. */
+    private static String argument(StringBuilder sb, Argument g) {
+        sb.append(g.kind()).append(": ").append(g.message()).append('\n');
+        if (!g.let().isEmpty()) {
+            sb.append("Let:\n");
+            for (String l : g.let()) sb.append("  ").append(l).append('\n');
+        }
+        if (!g.however().isEmpty()) {
+            sb.append("However:\n");
+            for (String s : g.however()) sb.append("  ").append(s).append('\n');
+        }
         return sb.toString();
     }
 

@@ -18,15 +18,41 @@ import java.util.List;
  * @param key      the key involved in non-cycle anomalies and lost updates, else null
  * @param premises  the derived orders the cycle uses, each with its justification, or the cases of a case split
  *                  (general histories, where the version order is inferred); empty otherwise
+ * @param argument  SQL histories: the counterexample in sentences (txns and steps are then empty); else null
+ *
+ * <p>{@code level} is null for an SQL history checked at its transactions' own levels: no single level is violated,
+ * the mix is.
  */
 public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level,
-                      List<Txn> txns, List<Step> steps, MicroOp op, Long key, List<Premise> premises) {
+                      List<Txn> txns, List<Step> steps, MicroOp op, Long key, List<Premise> premises,
+                      Argument argument) {
 
     public Anomaly {
         txns = List.copyOf(txns);
         steps = List.copyOf(steps);
         premises = premises == null ? List.of() : List.copyOf(premises);
         if (variant == null) variant = CycleVariant.NONE;
+    }
+
+    /** A key-value anomaly (no argument in sentences). */
+    public Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level, List<Txn> txns,
+                   List<Step> steps, MicroOp op, Long key, List<Premise> premises) {
+        this(type, variant, alias, level, txns, steps, op, key, premises, null);
+    }
+
+    /** An SQL history's counterexample: its argument, at {@code level} (null: the transactions' own levels). */
+    public static Anomaly of(AnomalyType type, IsolationLevel level, Argument argument) {
+        return new Anomaly(type, CycleVariant.NONE, null, level, List.of(), List.of(), null, null, List.of(), argument);
+    }
+
+    /** "snapshot-isolation", or "the transactions' own levels" for an SQL history's mixed-level check. */
+    public String violates() {
+        return level == null ? "the transactions' own levels" : level.cliName();
+    }
+
+    /** True when a graph can be drawn: a cycle's steps, or an SQL commit-order cycle. */
+    public boolean hasGraph() {
+        return !steps.isEmpty() || argument != null && !argument.cycle().isEmpty();
     }
 
     /** An anomaly that rests on the history's data alone (no premises). */

@@ -37,7 +37,18 @@ public enum AnomalyType {
     /** A list read holding the same element twice, though each element is appended once (Elle). */
     DUPLICATE_ELEMENTS("duplicate-elements", false, READ_COMMITTED),
     /** A committed append ordered after an aborted one: the committed write built on an aborted state (Elle). */
-    DIRTY_UPDATE("dirty-update", false, READ_COMMITTED);
+    DIRTY_UPDATE("dirty-update", false, READ_COMMITTED),
+    // SQL histories (Bouajjani, Enea, Román-Calvo, CAV 2025): the SQL checker's kinds that have no Elle name.
+    /** A query returned a row whose version does not match its WHERE clause. */
+    PREDICATE_MISMATCH("predicate-mismatch", false, READ_COMMITTED),
+    /** Session order and read-from alone form a cycle (CAV 2025 §4, step 2). */
+    SO_WR_CYCLE("so-wr-cycle", false, READ_COMMITTED),
+    /** The commit order the readers' axioms force (the saturation fixpoint, CAV 2025 Alg. 3) has a cycle. */
+    COMMIT_ORDER_CYCLE("commit-order-cycle", false, READ_COMMITTED),
+    /** A predicate read did not return a row that every version it could have seen matches. */
+    MISSED_ROW("missed-row", false, READ_COMMITTED),
+    /** No choice of versions for the rows predicate reads skipped admits a commit order (CAV 2025 Alg. 3, 4). */
+    NO_COMMIT_ORDER("no-commit-order", false, READ_COMMITTED);
 
     private final String elleName;
     private final boolean cycle;

@@ -9,8 +9,9 @@ import java.util.Map;
  * the anomalies, and statistics.
  *
  * @param shape           the history's shape as the checker saw it (e.g. {@code mini-transaction})
- * @param levels          verdicts, weakest level first
- * @param requested       the levels the user asked for
+ * @param levels          verdicts, weakest level first; an SQL history's check at its transactions' own levels comes
+ *                        first, with a null level ({@link LevelResult#OWN})
+ * @param requested       the levels the user asked for (the own-levels check, when present, is always counted)
  * @param anomalies       anomalies found (at most the configured limit per kind)
  * @param anomaliesOmitted how many more were found but not listed
  * @param anomalyCounts   how many of each anomaly name were found (listed or not)
@@ -33,11 +34,14 @@ public record Result(String shape, List<LevelResult> levels, List<IsolationLevel
         return null;
     }
 
-    /** The overall verdict over the requested levels: invalid beats unknown beats valid. */
+    /** The overall verdict over the requested levels and the own-levels check: invalid beats unknown beats valid. */
     public Verdict verdict() {
         Verdict v = Verdict.VALID;
-        for (IsolationLevel l : requested) {
-            Verdict lv = level(l).verdict();
+        List<LevelResult> counted = new ArrayList<>();
+        for (LevelResult r : levels) if (r.level() == null) counted.add(r);
+        for (IsolationLevel l : requested) counted.add(level(l));
+        for (LevelResult r : counted) {
+            Verdict lv = r.verdict();
             if (lv == Verdict.INVALID) return Verdict.INVALID;
             if (lv == Verdict.UNKNOWN) v = Verdict.UNKNOWN;
         }
@@ -47,7 +51,7 @@ public record Result(String shape, List<LevelResult> levels, List<IsolationLevel
     /** The weakest levels the history violates (several when incomparable, e.g. linearizable and serializable). */
     public List<IsolationLevel> weakestViolated() {
         List<IsolationLevel> violated = new ArrayList<>();
-        for (LevelResult r : levels) if (r.verdict() == Verdict.INVALID) violated.add(r.level());
+        for (LevelResult r : levels) if (r.verdict() == Verdict.INVALID && r.level() != null) violated.add(r.level());
         return IsolationLevel.weakest(violated);
     }
 }

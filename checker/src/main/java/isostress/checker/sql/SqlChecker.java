@@ -265,8 +265,11 @@ public final class SqlChecker {
         cyc.append(ix.label(c.get(0)));
         steps.add("So " + cyc + " in every commit order: a contradiction!");
         String msg = "every commit order would need " + cyc;
-        return new Decision(Verdict.INVALID, kind + ": " + msg, violation(ix, kind, msg, nodes, null, null, null, steps),
-                onWitness);
+        SqlViolation v = violation(ix, kind, msg, nodes, null, null, null, steps);
+        List<Long> ids = new ArrayList<>();
+        for (int node : c) if (node != 0) ids.add(ix.txn[node].id());
+        v = new SqlViolation(v.kind(), v.message(), v.txns(), null, null, null, v.let(), v.steps(), ids);
+        return new Decision(Verdict.INVALID, kind + ": " + msg, v, onWitness);
     }
 
     private static SqlViolation violation(SqlIndex ix, String kind, String msg, Set<Integer> nodes, String pred,

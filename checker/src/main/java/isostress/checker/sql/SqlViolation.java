@@ -1,11 +1,10 @@
 package isostress.checker.sql;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * One counterexample, as data (STYLE.md (b): anomalies are data; text and JSON render them).
+ * One counterexample of {@link SqlChecker}, as data; {@link SqlLevelChecks} turns it into the common
+ * {@link isostress.checker.model.Anomaly} (STYLE.md (b): anomalies are data; text, DOT and JSON render them).
  *
  * @param kind      what went wrong: {@code internal}, {@code aborted read}, {@code intermediate read},
  *                  {@code read does not match predicate}, {@code cycle in so ∪ wr}, {@code cycle in so ∪ wr ∪
@@ -17,34 +16,19 @@ import java.util.Map;
  * @param writer    the write id involved, or null
  * @param let       "T1 = ..." lines, one per transaction involved, with its level and statements
  * @param steps     the argument, one sentence a line, ending in the contradiction
+ * @param cycle     a commit-order cycle's transaction ids in order ({@code steps}' first lines are its edges), else
+ *                  empty
  */
 public record SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
-                           List<String> let, List<String> steps) {
+                           List<String> let, List<String> steps, List<Long> cycle) {
 
-    public String toText() {
-        StringBuilder sb = new StringBuilder();
-        sb.append(kind).append(": ").append(message).append('\n');
-        if (!let.isEmpty()) {
-            sb.append("Let:\n");
-            for (String l : let) sb.append("  ").append(l).append('\n');
-        }
-        if (!steps.isEmpty()) {
-            sb.append("However:\n");
-            for (String s : steps) sb.append("  ").append(s).append('\n');
-        }
-        return sb.toString();
+    SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
+                 List<String> let, List<String> steps) {
+        this(kind, message, txns, predicate, key, writer, let, steps, List.of());
     }
 
-    public Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", kind);
-        m.put("message", message);
-        m.put("txns", txns);
-        if (predicate != null) m.put("predicate", predicate);
-        if (key != null) m.put("key", key);
-        if (writer != null) m.put("writer", writer);
-        m.put("let", let);
-        m.put("steps", steps);
-        return m;
+    /** As text, by the common renderer ({@link isostress.checker.explain.TextRenderer}): one rendering for all. */
+    public String toText() {
+        return isostress.checker.explain.TextRenderer.render(SqlLevelChecks.anomaly(this, null));
     }
 }

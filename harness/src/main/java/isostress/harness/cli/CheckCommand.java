@@ -2,15 +2,10 @@ package isostress.harness.cli;
 
 import isostress.checker.CheckOptions;
 import isostress.checker.Checker;
-import isostress.checker.history.History;
+import isostress.checker.CheckInput;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
-import isostress.checker.sql.SqlCheckOptions;
-import isostress.checker.sql.SqlChecker;
-import isostress.checker.sql.SqlHistory;
-import isostress.checker.sql.SqlHistoryReader;
-import isostress.checker.sql.SqlResult;
 import isostress.harness.store.ResultWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -55,68 +50,44 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Counterexamples listed per anomaly name (default ${DEFAULT-VALUE}); the rest are counted.")
     int maxAnomalies;
 
-    @Option(names = "--search-budget", paramLabel = "STATES", defaultValue = "2000000",
-            description = "States a search may visit before answering unknown (default ${DEFAULT-VALUE}).")
-    long searchBudget;
+    @Option(names = "--search-budget", paramLabel = "STATES",
+            description = "States a search may visit before answering unknown (default: 2000000; 5000000 for "
+                    + "isostress-sql histories, whose states cost more).")
+    Long searchBudget;
 
-    @Option(names = "--solver-timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "Time the general checker's pruning and SAT search may take per level before answering "
-                    + "unknown (default ${DEFAULT-VALUE}).")
-    long solverTimeout;
+    @Option(names = "--solver-timeout", paramLabel = "SECONDS",
+            description = "Time a search may take per level before answering unknown: the general checker's pruning "
+                    + "and SAT search, or the SQL checker's whole search (default: 300; 60 for isostress-sql).")
+    Long solverTimeout;
 
-    @Option(names = "--max-open-pairs", paramLabel = "N", defaultValue = "50000000",
+    @Option(names = "--max-open-pairs", paramLabel = "N",
             description = "Pairs of writes of a key that reachability leaves unordered, at most, before the general "
-                    + "checker answers unknown (a memory bound; default ${DEFAULT-VALUE}).")
-    long maxOpenPairs;
+                    + "checker answers unknown (a memory bound; default 50000000). Rejected for isostress-sql "
+                    + "histories, which have no polygraph.")
+    Long maxOpenPairs;
 
     @Override
     public Integer call() throws Exception {
-        if (format == null && SqlHistoryReader.isSqlHistory(file)) return checkSql();
-        HistoryFormat fmt = format == null ? HistoryFormat.detect(file) : parseFormat(format);
         long t0 = System.nanoTime();
-        History h = fmt.read(file);
+        CheckInput in = CheckInput.read(file, format == null ? null : parseFormat(format), false);
         long parseMs = (System.nanoTime() - t0) / 1_000_000;
-        List<IsolationLevel> ls = levels.isEmpty() ? Checker.defaultLevels(h) : parseLevels(levels);
-        CheckOptions opts = CheckOptions.DEFAULTS.withAnomaliesPerType(maxAnomalies).withSearchBudget(searchBudget)
-                .withSolverTimeoutMillis(solverTimeout * 1000).withMaxOpenPairs(maxOpenPairs);
-        Result r = Checker.check(h, ls, opts);
-        r.stats().put("parse_ms", parseMs);
-        if (!h.sideEvents().isEmpty()) r.stats().put("nemesis_events_not_checked", h.sideEvents().size());
-        ResultWriter.report(r, h, fmt, file, output, spec.commandLine().getOut());
-        return exitStatus(r);
-    }
-
-    /**
-     * An {@code isostress-sql} history (docs/sql-history.md): each transaction at its own level, or all at the one
-     * {@code --level}; checked by {@link SqlChecker} (CAV 2025 Alg. 3).
-     */
-    private int checkSql() throws Exception {
-        if (levels.size() > 1) {
-            throw new Main.UsageException("an SQL history is checked at its transactions' own levels, or at one --level");
-        }
-        IsolationLevel override = levels.isEmpty() ? null : parseLevels(levels).get(0);
-        SqlCheckOptions opts = SqlCheckOptions.DEFAULTS.withLevel(override);
-        if (searchBudget != 2_000_000) opts = opts.withMaxStates(searchBudget);
-        SqlHistory h = SqlHistoryReader.read(file);
-        SqlResult r;
+        List<IsolationLevel> ls = levels.isEmpty() ? Checker.defaultLevels(in) : parseLevels(levels);
+        CheckOptions d = in.defaultOptions();
+        CheckOptions opts = d.withAnomaliesPerType(maxAnomalies)
+                .withSearchBudget(searchBudget != null ? searchBudget : d.searchBudget())
+                .withSolverTimeoutMillis(solverTimeout != null ? solverTimeout * 1000 : d.solverTimeoutMillis())
+                .withMaxOpenPairs(maxOpenPairs != null ? maxOpenPairs : d.maxOpenPairs());
+        Result r;
         try {
-            r = SqlChecker.check(h, opts);
+            r = Checker.check(in, ls, opts);
         } catch (IllegalArgumentException e) {
-            throw new Main.UsageException(e.getMessage());
+            throw new Main.UsageException(e.getMessage()); // an option or level this history's checker rejects
         }
-        java.io.PrintWriter out = spec.commandLine().getOut();
-        if (output != null && output.json) {
-            out.println(new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
-                    .writeValueAsString(r.toJson()));
-        } else {
-            out.print(r.toText());
-        }
-        out.flush();
-        switch (r.verdict()) {
-            case VALID: return Main.VALID;
-            case INVALID: return Main.INVALID;
-            default: return Main.UNKNOWN;
-        }
+        r.stats().put("parse_ms", parseMs);
+        int side = in instanceof CheckInput.KeyValue ? ((CheckInput.KeyValue) in).history().sideEvents().size() : 0;
+        if (side > 0) r.stats().put("nemesis_events_not_checked", side);
+        ResultWriter.report(r, in, file, output, spec.commandLine().getOut());
+        return exitStatus(r);
     }
 
     static int exitStatus(Result r) {

@@ -145,36 +145,9 @@ public final class HtmlReport {
         b.append("</section>\n");
     }
 
-    /**
-     * SQL runs (issue 7): each check (own levels, or all at one level) lists its violations as the SQL checker
-     * explains them: the kind, the transactions with their statements ("Let"), and the steps to the contradiction.
-     */
-    private static void sqlCounterexamples(StringBuilder b, JsonNode check) {
-        StringBuilder cards = new StringBuilder();
-        int n = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = check.path("levels").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            String as = e.getKey().equals("own") ? "each transaction at its own level" : "all " + e.getKey();
-            for (JsonNode v : e.getValue().path("result").path("violations")) {
-                cards.append("<div class=\"anomaly\"><h3>").append(++n).append(". ").append(esc(v.path("kind").asText()))
-                        .append(" <span class=\"lvl\">checked as ").append(esc(as)).append("</span></h3>\n<p>")
-                        .append(esc(v.path("message").asText())).append("</p>\n<p>Let:</p>\n<ul class=\"mono\">");
-                for (JsonNode l : v.path("let")) cards.append("<li>").append(esc(l.asText())).append("</li>");
-                cards.append("</ul>\n<p>However:</p>\n<ol>");
-                for (JsonNode st : v.path("steps")) cards.append("<li>").append(esc(st.asText())).append("</li>");
-                cards.append("</ol>\n</div>\n");
-            }
-        }
-        if (n == 0) return;
-        b.append("<section id=\"anomalies\">\n<h2>Counterexamples</h2>\n").append(cards).append("</section>\n");
-    }
-
     private static void counterexamples(StringBuilder b, Path runDir, JsonNode check) {
         JsonNode anomalies = check.path("anomalies");
-        if (!anomalies.isArray() || anomalies.isEmpty()) {
-            sqlCounterexamples(b, check);
-            return;
-        }
+        if (!anomalies.isArray() || anomalies.isEmpty()) return;
         b.append("<section id=\"anomalies\">\n<h2>Counterexamples</h2>\n<p>");
         JsonNode counts = check.path("anomaly_counts");
         boolean first = true;
@@ -210,8 +183,32 @@ public final class HtmlReport {
         b.append("<article class=\"anomaly\" id=\"a").append(index).append("\">\n<h3>").append(index).append(". ")
                 .append(esc(a.path("name").asText("anomaly")));
         if (a.has("alias")) b.append(" <span class=\"alias\">(").append(esc(a.path("alias").asText())).append(")</span>");
-        if (a.has("level")) b.append(" <span class=\"lvl\">violates ").append(esc(a.path("level").asText())).append("</span>");
+        String level = a.path("level").asText("");
+        if (level.equals("own")) level = "the transactions' own levels"; // an SQL history's mixed-level check
+        if (a.has("level")) b.append(" <span class=\"lvl\">violates ").append(esc(level)).append("</span>");
         b.append("</h3>\n<p class=\"explanation\">").append(esc(a.path("explanation").asText(""))).append("</p>\n");
+        if (a.has("argument")) {
+            argument(b, a.path("argument"));
+        } else {
+            txns(b, a);
+        }
+        List<String> files = new ArrayList<>();
+        for (String ext : new String[] {".txt", ".dot"}) {
+            if (Files.isRegularFile(runDir.resolve("anomalies").resolve(base + ext))) files.add(base + ext);
+        }
+        if (!files.isEmpty()) {
+            b.append("<p class=\"small\">Files: ");
+            for (int i = 0; i < files.size(); i++) {
+                b.append(i == 0 ? "" : ", ").append("<a href=\"anomalies/").append(esc(href(files.get(i)))).append("\">")
+                        .append(esc(files.get(i))).append("</a>");
+            }
+            b.append("</p>\n");
+        }
+        b.append("</article>\n");
+    }
+
+    /** A key-value counterexample: its transactions with their micro-ops, and the cycle drawn. */
+    private static void txns(StringBuilder b, JsonNode a) {
         b.append("<div class=\"cx\"><table class=\"txns\"><tr><th>txn</th><th>process</th><th>outcome</th><th>ops</th><th>history line</th></tr>\n");
         for (JsonNode t : a.path("txns")) {
             StringBuilder ops = new StringBuilder();
@@ -226,19 +223,18 @@ public final class HtmlReport {
         // A transaction that contradicts itself (an internal anomaly) has no edges: the table says it all.
         if (a.path("steps").size() > 0) b.append(SvgGraph.render(a));
         b.append("</div>\n");
-        List<String> files = new ArrayList<>();
-        for (String ext : new String[] {".txt", ".dot"}) {
-            if (Files.isRegularFile(runDir.resolve("anomalies").resolve(base + ext))) files.add(base + ext);
-        }
-        if (!files.isEmpty()) {
-            b.append("<p class=\"small\">Files: ");
-            for (int i = 0; i < files.size(); i++) {
-                b.append(i == 0 ? "" : ", ").append("<a href=\"anomalies/").append(esc(href(files.get(i)))).append("\">")
-                        .append(esc(files.get(i))).append("</a>");
-            }
-            b.append("</p>\n");
-        }
-        b.append("</article>\n");
+    }
+
+    /**
+     * A counterexample told in sentences (isostress-sql histories): the transactions with their statements and rows
+     * ("Let"), then the steps to the contradiction ("However").
+     */
+    private static void argument(StringBuilder b, JsonNode g) {
+        b.append("<p>").append(esc(g.path("message").asText())).append("</p>\n<p>Let:</p>\n<ul class=\"mono\">");
+        for (JsonNode l : g.path("let")) b.append("<li>").append(esc(l.asText())).append("</li>");
+        b.append("</ul>\n<p>However:</p>\n<ol>");
+        for (JsonNode st : g.path("however")) b.append("<li>").append(esc(st.asText())).append("</li>");
+        b.append("</ol>\n");
     }
 
     private static void timeline(StringBuilder b, JsonNode root, HistoryTimeline t) {
@@ -306,7 +302,7 @@ public final class HtmlReport {
         b.append(".</p>\n");
         JsonNode shapes = stats.path("by_shape");
         String rowName = "shape";
-        if (!shapes.isObject() || shapes.isEmpty()) { // SQL runs: per isolation level
+        if (!shapes.isObject() || shapes.isEmpty()) { // sql runs written before issue 14: per isolation level
             shapes = stats.path("by_level");
             rowName = "level";
         }

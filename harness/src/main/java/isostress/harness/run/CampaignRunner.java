@@ -1,9 +1,6 @@
 package isostress.harness.run;
 
 import isostress.checker.CheckOptions;
-import isostress.checker.Checker;
-import isostress.checker.history.History;
-import isostress.checker.history.HistoryFormat;
 import isostress.checker.history.InitialState;
 import isostress.checker.history.InputException;
 import isostress.checker.model.Result;
@@ -163,15 +160,14 @@ public final class CampaignRunner {
             log.line(unknown);
         } else if (java.nio.file.Files.exists(dir.history())) {
             try {
-                History h = HistoryFormat.JSONL.read(dir.history());
-                result = Checker.check(h, campaign.levels(), checkOptions());
+                result = RunCheck.check(dir.history(), campaign);
             } catch (InputException e) {
                 unknown = e.getMessage();
                 log.line("check: " + unknown);
             }
         }
         RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error, faults,
-                nodeSummary, streaming, null, interrupt.interrupted());
+                nodeSummary, streaming, interrupt.interrupted());
         RunReport.write(outcome, campaign);
         RunReport.print(outcome, campaign, out);
         log.close();

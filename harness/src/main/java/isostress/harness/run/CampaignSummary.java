@@ -114,11 +114,11 @@ public record CampaignSummary(String campaign, int planned, Campaign.StopOnViola
             return head + "violation at " + seconds(f.atNs() / 1e9) + (f.whileRunning() ? "" : " or earlier")
                     + " (" + f.txn() + ", " + f.anomaly() + "), " + how + "; " + ended + where;
         }
-        if (o.violation() && o.sql() != null) {
-            for (SqlVerdicts.Check c : o.sql().checks()) {
-                if (c.verdict() == isostress.checker.model.Verdict.INVALID) {
-                    return head + "violation (" + (c.level().equals("own") ? "own levels" : "as " + c.level())
-                            + ": " + c.reason() + "); " + ended + where;
+        if (o.violation() && o.result() != null) {
+            // No transaction times to place it (SQL counterexamples): the first invalid check and why.
+            for (isostress.checker.model.LevelResult l : o.result().levels()) {
+                if (l.verdict() == isostress.checker.model.Verdict.INVALID) {
+                    return head + "violation (" + l.name() + ": " + l.reason() + "); " + ended + where;
                 }
             }
         }

@@ -49,7 +49,7 @@ public record FirstViolation(long atNs, String txn, String anomaly, boolean whil
         Anomaly best = null;
         long bestTime = Long.MAX_VALUE;
         for (Anomaly a : r.anomalies()) {
-            if (!breaksRequested(r, a)) continue;
+            if (a.txns().isEmpty() || !breaksRequested(r, a)) continue; // SQL counterexamples carry no times
             long done = completion(lastToComplete(a));
             if (done < bestTime) {
                 best = a;

@@ -2,14 +2,8 @@ package isostress.harness.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import isostress.checker.CheckOptions;
-import isostress.checker.Checker;
 import isostress.checker.explain.ResultJson;
-import isostress.checker.history.History;
-import isostress.checker.history.HistoryFormat;
-import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
-import isostress.checker.sql.SqlHistoryReader;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.config.ConfigException;
@@ -18,7 +12,6 @@ import isostress.harness.store.ResultWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A run directory without results.json: the harness exited before the run's end (SIGKILL, a crash, the machine).
@@ -50,23 +43,12 @@ public final class KilledRun {
         }
         root.put("incomplete", true);
         ObjectNode check = root.putObject("check");
-        String recorded;
-        if (SqlHistoryReader.isSqlHistory(history)) {
-            List<IsolationLevel> levels = c != null ? c.levels() : List.of();
-            SqlVerdicts v = c != null ? SqlCheck.check(history, levels, c.searchBudget(), c.checkTimeout())
-                    : SqlCheck.check(history, levels, CheckOptions.DEFAULTS.searchBudget(), java.time.Duration.ofMinutes(5));
-            v.writeJson(check);
-            recorded = "the sql transactions";
-        } else {
-            History h = HistoryFormat.JSONL.read(history);
-            List<IsolationLevel> levels = c != null ? c.levels() : Checker.defaultLevels(h);
-            CheckOptions opts = c == null ? CheckOptions.DEFAULTS
-                    : CheckOptions.DEFAULTS.withAnomaliesPerType(c.maxAnomalies()).withSearchBudget(c.searchBudget());
-            Result r = Checker.check(h, levels, opts);
-            check.setAll(ResultJson.toJson(r));
-            ResultWriter.write(r, runDir, false);
-            recorded = "the " + h.size() + " transactions";
-        }
+        Result r = RunCheck.check(history, c);
+        check.setAll(ResultJson.toJson(r));
+        ResultWriter.write(r, runDir, false);
+        long n = 0;
+        for (String k : new String[] {"ok", "fail", "info"}) n += ((Number) r.stats().getOrDefault(k, 0)).longValue();
+        String recorded = "the " + n + " transactions";
         String ended = watchdogLine(runDir.resolve("logs").resolve("harness.log"));
         root.put("error", "the run did not finish: the harness exited before writing results.json (killed?)"
                 + (ended != null ? "; " + ended : "") + ". The verdict is from " + recorded + " it recorded in "

@@ -18,13 +18,12 @@ import isostress.harness.config.Secrets;
  * @param faults     the faults the nemesis injected
  * @param nodes      per node: outcomes of transactions untouched and touched by faults on their node
  * @param streaming  what the check while running did, or null when it did not run
- * @param sql        sql workloads: the SQL checker's verdicts, or null (other workloads, or not checked)
  * @param interrupted true when Ctrl-C (or SIGTERM) ended the run: the history is what was recorded until then, and
  *                   it was not checked
  */
 public record RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
                          String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
-                         java.util.Map<String, Object> nodes, StreamingReport streaming, SqlVerdicts sql,
+                         java.util.Map<String, Object> nodes, StreamingReport streaming,
                          boolean interrupted) {
     /** The exit status of an interrupted run: 128 + SIGINT, what a shell reports for a command ended by Ctrl-C. */
     public static final int INTERRUPTED = 130;
@@ -36,16 +35,15 @@ public record RunOutcome(int index, long seed, RunDirectory dir, String database
         error = Secrets.mask(error);
     }
 
-    /** A run of a workload other than sql. */
+    /** A run that was not interrupted. */
     public RunOutcome(int index, long seed, RunDirectory dir, String database, RunStats stats, Result result,
                       String unchecked, String error, java.util.List<isostress.harness.faults.FaultRecord> faults,
                       java.util.Map<String, Object> nodes, StreamingReport streaming) {
-        this(index, seed, dir, database, stats, result, unchecked, error, faults, nodes, streaming, null, false);
+        this(index, seed, dir, database, stats, result, unchecked, error, faults, nodes, streaming, false);
     }
 
     /** The end-of-run verdict, or null when the history was not checked. */
     public Verdict verdict() {
-        if (sql != null) return sql.verdict();
         return result == null ? null : result.verdict();
     }
 

@@ -37,6 +37,10 @@ public final class RunReport {
         wl.put("transactions", w.transactions());
         wl.put("keys", w.keys());
         wl.put("distribution", w.distribution().toString());
+        if (!w.isolationMix().isEmpty()) {
+            wl.put("groups", w.groups());
+            wl.set("isolation_mix", MAPPER.valueToTree(w.isolationMix()));
+        }
         if (o.error() != null) root.put("error", o.error());
         if (o.interrupted()) root.put("interrupted", true);
         root.put("exit_status", o.exitStatus());
@@ -163,7 +167,7 @@ public final class RunReport {
             }
             out.println();
             for (LevelResult l : r.levels()) {
-                out.printf("    %-20s %-8s %s%n", l.level().cliName(), l.verdict().jsonName(), l.reason());
+                out.printf("    %-20s %-8s %s%n", l.name(), l.verdict().jsonName(), l.reason());
             }
             if (!r.anomalies().isEmpty()) {
                 out.print("  anomalies: ");

@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One run of an sql campaign ({@code workload.type: sql}): start the database, create the accounts table with its
  * initial rows, run every session on its own thread while writing the {@code isostress-sql} history, stop the
- * database, check the history with the SQL checker (each transaction at its own level, and at each of
- * {@code check.levels}), write results.json and print the summary.
+ * database, check the history ({@link RunCheck}: each transaction at its own level, and at each of
+ * {@code check.levels}), then write results.json and print the summary as every run does ({@link RunReport}).
  */
 final class SqlRun {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -104,7 +104,7 @@ final class SqlRun {
         } finally {
             if (db != null) db.close();
         }
-        SqlVerdicts verdicts = null;
+        isostress.checker.model.Result result = null;
         String unchecked = null;
         if (interrupt.interrupted()) {
             // As in CampaignRunner: what failed while winding down is a consequence of the interrupt.
@@ -114,17 +114,16 @@ final class SqlRun {
             log.line(unchecked);
         } else if (Files.exists(dir.history())) {
             try {
-                verdicts = SqlCheck.check(dir.history(), campaign.levels(), campaign.searchBudget(),
-                        campaign.checkTimeout());
+                result = RunCheck.check(dir.history(), campaign);
             } catch (Exception e) {
                 unchecked = CampaignRunner.describe(e);
                 log.line("check: " + unchecked);
             }
         }
-        RunOutcome o = new RunOutcome(index, seed, dir, description, stats, null, unchecked, error, List.of(),
-                Map.of(), null, verdicts, interrupt.interrupted());
-        write(o, workload);
-        print(o);
+        RunOutcome o = new RunOutcome(index, seed, dir, description, stats, result, unchecked, error, List.of(),
+                Map.of(), null, interrupt.interrupted());
+        RunReport.write(o, campaign);
+        RunReport.print(o, campaign, out);
         log.close();
         return o;
     }
@@ -181,75 +180,5 @@ final class SqlRun {
             }
         }
         return Workload.ofShapes(w.spec(), names.toArray(new String[0]), shape);
-    }
-
-    private void write(RunOutcome o, SqlWorkload workload) throws IOException {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("campaign", campaign.name());
-        root.put("run", o.index() + 1);
-        root.put("seed", o.seed());
-        if (o.database() != null) root.put("database", o.database());
-        root.put("isolation", campaign.database().isolation().yamlName());
-        WorkloadSpec w = workload.spec();
-        ObjectNode wl = root.putObject("workload");
-        wl.put("type", w.type().yamlName());
-        wl.put("sessions", w.sessions());
-        wl.put("transactions", w.transactions());
-        wl.put("keys", w.keys());
-        wl.put("groups", w.groups());
-        wl.set("isolation_mix", MAPPER.valueToTree(w.isolationMix()));
-        if (o.error() != null) root.put("error", o.error());
-        if (o.interrupted()) root.put("interrupted", true);
-        root.put("exit_status", o.exitStatus());
-        Map<String, Object> stats = RunReport.stats(o.stats());
-        stats.put("by_level", stats.remove("by_shape"));
-        root.set("stats", MAPPER.valueToTree(stats));
-        ObjectNode check = root.putObject("check");
-        if (o.sql() == null) {
-            check.put("verdict", "unknown");
-            check.put("reason", o.unchecked() != null ? o.unchecked() : "no history was recorded");
-        } else {
-            o.sql().writeJson(check);
-        }
-        MAPPER.writeValue(o.dir().results().toFile(), root);
-        try {
-            isostress.harness.report.HtmlReport.write(o.dir().path());
-        } catch (Exception | OutOfMemoryError e) {
-            // As for the other workloads: the report is for people, the verdict is already in results.json.
-            System.err.println("warning: report.html not written: " + e);
-        }
-    }
-
-    private void print(RunOutcome o) {
-        RunStats s = o.stats();
-        Map<String, Double> lat = s.latencyMs();
-        if (s.attempted() > 0) {
-            out.printf(Locale.ROOT, "  %,d transactions in %.1f s: %,d committed, %,d aborted (%.1f%%), %,d unknown; "
-                    + "latency ms p50 %.2f p99 %.2f max %.1f%n", s.attempted(), s.seconds(), s.committed(),
-                    s.aborted(), 100 * s.abortRate(), s.unknown(), lat.get("p50"), lat.get("p99"), lat.get("max"));
-            Map<String, String> per = new LinkedHashMap<>();
-            s.byShape().forEach((level, m) -> per.put(level, m.get("committed") + "/" + m.get("attempted")
-                    + " committed"));
-            out.println("  by level: " + per);
-        }
-        if (o.error() != null) out.println("  ERROR: the run stopped: " + o.error());
-        if (o.sql() == null) {
-            out.println("  verdict: UNKNOWN — " + (o.unchecked() != null ? o.unchecked() : "no history"));
-        } else {
-            out.println("  verdict: " + o.sql().verdict().jsonName().toUpperCase(Locale.ROOT));
-            for (SqlVerdicts.Check c : o.sql().checks()) {
-                out.printf("    %-20s %-8s %s%n", c.level().equals("own") ? "own levels" : "all " + c.level(),
-                        c.verdict().jsonName(), c.reason() == null ? "" : c.reason());
-            }
-            for (SqlVerdicts.Check c : o.sql().checks()) {
-                if (c.verdict() == isostress.checker.model.Verdict.INVALID && c.text() != null) {
-                    out.println("  counterexample (" + c.level() + "):");
-                    for (String line : c.text().split("\n")) out.println("    " + line);
-                    break;
-                }
-            }
-        }
-        out.println("  " + o.dir().closingLine());
-        out.flush();
     }
 }

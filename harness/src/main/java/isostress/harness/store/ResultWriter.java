@@ -3,8 +3,7 @@ package isostress.harness.store;
 import isostress.checker.explain.DotRenderer;
 import isostress.checker.explain.ResultJson;
 import isostress.checker.explain.TextRenderer;
-import isostress.checker.history.History;
-import isostress.checker.history.HistoryFormat;
+import isostress.checker.CheckInput;
 import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
@@ -26,29 +25,30 @@ public final class ResultWriter {
     private ResultWriter() {
     }
 
-    public static void report(Result r, History h, HistoryFormat fmt, Path file, OutputOptions out, PrintWriter ps)
+    public static void report(Result r, CheckInput in, Path file, OutputOptions out, PrintWriter ps)
             throws IOException {
         if (out != null && out.out != null) write(r, out.out, true);
         if (out != null && out.json) {
             ps.println(ResultJson.toString(r));
         } else {
-            ps.print(text(r, h, fmt, file));
+            ps.print(text(r, in, file));
         }
         ps.flush();
     }
 
     /** The human summary: the verdict first, then each level, then the counterexamples. */
-    public static String text(Result r, History h, HistoryFormat fmt, Path file) {
+    public static String text(Result r, CheckInput in, Path file) {
         StringBuilder sb = new StringBuilder();
         Map<String, Object> s = r.stats();
         sb.append(String.format(Locale.ROOT, "history: %s (%s, %,d transactions: %s ok, %s fail, %s info",
-                file, fmt.cliName(), h.size(), s.get("ok"), s.get("fail"), s.get("info")));
-        if (((Number) s.getOrDefault("info", 0)).intValue() > 0) {
+                file, in.formatName(), in.size(), s.get("ok"), s.get("fail"), s.get("info")));
+        if (((Number) s.getOrDefault("info", 0)).intValue() > 0 && s.containsKey("info_counted_committed")) {
             sb.append(", ").append(s.get("info_counted_committed")).append(" of them counted committed");
         }
-        if (!h.sideEvents().isEmpty()) {
+        if (s.containsKey("nemesis_events_not_checked")) {
             // Nemesis events (faults) are not client transactions; say they were read and left out.
-            sb.append(String.format(Locale.ROOT, "; %,d nemesis events not checked", h.sideEvents().size()));
+            sb.append(String.format(Locale.ROOT, "; %,d nemesis events not checked",
+                    ((Number) s.get("nemesis_events_not_checked")).longValue()));
         }
         sb.append(")\nchecker: ").append(r.shape()).append('\n');
         sb.append("verdict: ").append(r.verdict().jsonName().toUpperCase(Locale.ROOT));
@@ -56,7 +56,7 @@ public final class ResultWriter {
         if (!weakest.isEmpty()) sb.append(" — weakest level violated: ").append(join(weakest));
         sb.append("\n\n");
         for (LevelResult l : r.levels()) {
-            sb.append(String.format(Locale.ROOT, "  %-20s %-8s %s%n", l.level().cliName(),
+            sb.append(String.format(Locale.ROOT, "  %-20s %-8s %s%n", l.name(),
                     l.verdict().jsonName(), l.reason()));
         }
         if (!r.anomalies().isEmpty()) {
@@ -71,7 +71,7 @@ public final class ResultWriter {
             sb.append("\n");
             int i = 1;
             for (Anomaly a : r.anomalies()) {
-                sb.append("\n").append(i++).append(". ").append(TextRenderer.render(a, h.realTime()));
+                sb.append("\n").append(i++).append(". ").append(TextRenderer.render(a, in.realTime()));
             }
         }
         return sb.toString();
@@ -94,7 +94,7 @@ public final class ResultWriter {
             int k = n.merge(a.name(), 1, Integer::sum);
             String base = a.name() + "-" + k;
             Files.writeString(ad.resolve(base + ".txt"), TextRenderer.render(a), StandardCharsets.UTF_8);
-            if (!a.steps().isEmpty()) {
+            if (a.hasGraph()) {
                 Files.writeString(ad.resolve(base + ".dot"), DotRenderer.render(a), StandardCharsets.UTF_8);
             }
         }

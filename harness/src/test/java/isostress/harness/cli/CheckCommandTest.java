@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -253,5 +254,77 @@ class CheckCommandTest {
         System.arraycopy(b, 0, out, x.length, b.length);
         System.arraycopy(z, 0, out, x.length + b.length, z.length);
         return out;
+    }
+
+    /** The recorded sql run of the report tests: valid at its own levels, invalid as all-serializable. */
+    static final Path SQL = Path.of("src/test/resources/isostress/harness/report/sql/history.jsonl");
+
+    /**
+     * Issue 14: an isostress-sql history goes through the same pipeline as any other: {@code --out} writes
+     * results.json (the same top-level keys as a key-value history's) and anomalies/ (.txt with the SQL argument, .dot
+     * with the commit-order cycle), and {@code --json} prints that results.json.
+     */
+    @Test
+    void sqlHistoryWritesResultsJsonAndAnomaliesLikeAnyOther() throws Exception {
+        Path out = dir.resolve("sql-out");
+        Run r = run("check", SQL.toString(), "--level", "serializable", "--out", out.toString());
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("serializable         invalid  cycle in so ∪ wr ∪ saturated co"), r.out());
+        var m = new com.fasterxml.jackson.databind.ObjectMapper();
+        var sql = m.readTree(out.resolve("results.json").toFile());
+        assertEquals("invalid", sql.path("verdict").asText());
+        assertEquals("commit-order-cycle", sql.path("anomalies").get(0).path("name").asText());
+        var argument = sql.path("anomalies").get(0).path("argument");
+        assertTrue(argument.path("let").get(1).asText().contains("UPDATE acct (s2-t8-1) WHERE grp = 0 AND NOT deleted"),
+                "the statements and rows, as the SQL checker explains them: " + argument);
+        assertEquals(List.of(16L, 26L), m.convertValue(argument.path("cycle"), new com.fasterxml.jackson.core.type.TypeReference<List<Long>>() {}));
+        String txt = Files.readString(out.resolve("anomalies/commit-order-cycle-1.txt"));
+        assertTrue(txt.contains("Let:") && txt.contains("However:") && txt.contains("a contradiction!"), txt);
+        String dot = Files.readString(out.resolve("anomalies/commit-order-cycle-1.dot"));
+        assertTrue(dot.contains("T16 -> T26") && dot.contains("T26 -> T16"), dot);
+
+        Path kv = dir.resolve("kv-out");
+        assertEquals(0, run("check", write(simulated(50), "v.jsonl", HistoryFormat.JSONL).toString(), "--out",
+                kv.toString()).code());
+        assertEquals(names(m.readTree(kv.resolve("results.json").toFile())), names(sql), "one results.json schema");
+        Run json = run("check", SQL.toString(), "--level", "serializable", "--json");
+        assertEquals(names(sql), names(m.readTree(json.out())), "--json prints the same document");
+    }
+
+    /** The SQL history's own-levels check is one more entry in the levels, named {@code own}. */
+    @Test
+    void sqlHistoryWithoutLevelIsCheckedAtEachTransactionsOwnLevel() throws Exception {
+        Run r = run("check", SQL.toString(), "--json");
+        assertEquals(0, r.code(), r.out() + r.err());
+        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertEquals("valid", root.path("levels").path("own").path("verdict").asText(), r.out());
+        assertEquals(1, root.path("levels").size());
+    }
+
+    /** Options the SQL checker has no use for are rejected in one sentence; those it uses are honoured. */
+    @Test
+    void sqlHistoryRejectsOrHonoursEveryOption() throws Exception {
+        Run pairs = run("check", SQL.toString(), "--max-open-pairs", "1000");
+        assertEquals(2, pairs.code(), pairs.out() + pairs.err());
+        assertTrue(pairs.err().contains("--max-open-pairs applies to the polygraph solver of rw-register/list-append "
+                + "histories; this is an isostress-sql history"), pairs.err());
+        Run none = run("check", SQL.toString(), "--level", "ser,si", "--max-anomalies", "0", "--json");
+        assertEquals(1, none.code(), none.err());
+        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(none.out());
+        assertEquals(0, root.path("anomalies").size(), "--max-anomalies 0 lists none");
+        assertEquals(2, root.path("anomalies_omitted").asInt(), "and counts them");
+        Run budget = run("check", SQL.toString(), "--search-budget", "1");
+        assertEquals(3, budget.code(), "a budget of one state is too small: unknown, not a guess\n" + budget.out());
+        assertTrue(budget.out().contains("search budget of 1 states exhausted"), budget.out());
+        Run level = run("check", SQL.toString(), "--level", "causal");
+        assertEquals(2, level.code());
+        assertTrue(level.err().contains("the SQL checker supports read-committed, read-atomic, prefix, "
+                + "snapshot-isolation and serializable, not causal"), level.err());
+    }
+
+    private static java.util.Set<String> names(com.fasterxml.jackson.databind.JsonNode n) {
+        java.util.Set<String> s = new java.util.TreeSet<>();
+        n.fieldNames().forEachRemaining(s::add);
+        return s;
     }
 }

@@ -50,7 +50,9 @@ class HtmlReportTest {
         String html = Files.readString(HtmlReport.write(dir));
         assertTrue(html.contains("<div class=\"verdict invalid\">INVALID</div>"));
         assertTrue(html.contains("<td>own</td><td class=\"v-valid\">valid</td>"), "own levels valid");
-        assertTrue(html.contains("1. cycle in so ∪ wr ∪ saturated co <span class=\"lvl\">checked as all serializable</span>"), html);
+        assertTrue(html.contains("1. commit-order-cycle <span class=\"lvl\">violates serializable</span>"), html);
+        assertTrue(html.contains("cycle in so ∪ wr ∪ saturated co: every commit order would need T16 &lt; T26 &lt; T16"),
+                "the SQL checker's kind and message");
         assertTrue(html.contains("UPDATE acct (s2-t8-1) WHERE grp = 0 AND NOT deleted"), "the statements in Let");
         assertTrue(html.contains("So T16 &lt; T26 &lt; T16 in every commit order: a contradiction!"), "the steps, escaped");
         assertTrue(html.contains("<th>level</th><th>attempted</th>") && html.contains("<td class=\"mono\">rc</td><td>12</td>"),

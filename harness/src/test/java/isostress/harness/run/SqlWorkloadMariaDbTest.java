@@ -67,7 +67,7 @@ class SqlWorkloadMariaDbTest {
         for (RunOutcome o : runs) {
             assertNull(o.error(), o.error());
             assertEquals(Set.of("si"), new SqlHistoryAudit(o.dir().history()).wellFormed().levels.keySet());
-            if (o.sql().verdict() == Verdict.INVALID) invalid++;
+            if (o.verdict() == Verdict.INVALID) invalid++;
         }
         assertTrue(invalid >= 1, "no snapshot isolation violation in " + runs.size() + " runs");
     }

@@ -1,5 +1,6 @@
 package isostress.harness.run;
 
+import isostress.checker.model.LevelResult;
 import isostress.checker.model.Verdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,10 +35,17 @@ class SqlWorkloadPostgresTest {
                 + "check: {timeout: 15s" + (levels == null ? "" : ", levels: " + levels) + "}\n";
     }
 
-    static SqlVerdicts.Check check(RunOutcome o, String level) {
-        assertNotNull(o.sql(), "not checked: " + o.unchecked());
-        for (SqlVerdicts.Check c : o.sql().checks()) if (c.level().equals(level)) return c;
-        throw new AssertionError("no check " + level + " in " + o.sql());
+    static LevelResult check(RunOutcome o, String level) {
+        assertNotNull(o.result(), "not checked: " + o.unchecked());
+        for (LevelResult c : o.result().levels()) if (c.name().equals(level)) return c;
+        throw new AssertionError("no check " + level + " in " + o.result().levels());
+    }
+
+    /** The run's counterexamples as text, for assertion messages. */
+    static String text(RunOutcome o) {
+        StringBuilder sb = new StringBuilder();
+        for (var a : o.result().anomalies()) sb.append(isostress.checker.explain.TextRenderer.render(a));
+        return check(o, "own").reason() + "\n" + sb;
     }
 
     @Test
@@ -51,7 +59,7 @@ class SqlWorkloadPostgresTest {
         assertTrue(h.outcomes.getOrDefault("ok", 0) >= 15, "outcomes " + h.outcomes);
         assertTrue(h.rowsChecked >= 20, "only " + h.rowsChecked + " returned rows");
         assertEquals(30, o.stats().attempted());
-        assertEquals(1, o.sql().checks().size(), "without check.levels only the own levels are checked");
+        assertEquals(1, o.result().levels().size(), "without check.levels only the own levels are checked");
     }
 
     @Test
@@ -60,7 +68,7 @@ class SqlWorkloadPostgresTest {
         assertNull(o.error(), o.error());
         assertEquals(Set.of("ser"), new SqlHistoryAudit(o.dir().history()).wellFormed().levels.keySet());
         if (check(o, "own").verdict() != Verdict.VALID) SqlHistoryAudit.keep(o);
-        assertEquals(Verdict.VALID, check(o, "own").verdict(), check(o, "own").text());
+        assertEquals(Verdict.VALID, check(o, "own").verdict(), text(o));
         assertEquals(0, o.exitStatus());
     }
 

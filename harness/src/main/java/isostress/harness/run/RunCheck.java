@@ -1,0 +1,41 @@
+package isostress.harness.run;
+
+import isostress.checker.CheckInput;
+import isostress.checker.CheckOptions;
+import isostress.checker.Checker;
+import isostress.checker.history.HistoryFormat;
+import isostress.checker.model.Result;
+import isostress.checker.sql.SqlHistoryReader;
+import isostress.harness.config.Campaign;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The end-of-run check of a run's history.jsonl, whatever its kind (a key-value history, or an isostress-sql one for
+ * {@code workload.type: sql}): one entry, {@link Checker#check(CheckInput, java.util.List, CheckOptions)}, one
+ * {@link Result}, written by {@link RunReport} like every other run's.
+ */
+final class RunCheck {
+    private RunCheck() {
+    }
+
+    /**
+     * Checks {@code history} at the campaign's levels with its limits; {@code c} null (a killed run whose
+     * campaign.yaml no longer loads): the kind's default levels and limits. An SQL history is also checked at each
+     * transaction's own level.
+     */
+    static Result check(Path history, Campaign c) throws IOException {
+        CheckInput in = SqlHistoryReader.isSqlHistory(history) ? CheckInput.read(history, null, true)
+                : CheckInput.read(history, HistoryFormat.JSONL, true);
+        if (c == null) return Checker.check(in, Checker.defaultLevels(in), in.defaultOptions());
+        return Checker.check(in, c.levels(), options(in, c));
+    }
+
+    /** The campaign's check settings as options; {@code check.timeout} is the SQL search's wall clock. */
+    static CheckOptions options(CheckInput in, Campaign c) {
+        CheckOptions o = in.defaultOptions().withAnomaliesPerType(c.maxAnomalies()).withSearchBudget(c.searchBudget());
+        // The loader accepts check.timeout for sql campaigns only (the key-value checkers keep their own default).
+        return in instanceof CheckInput.Sql ? o.withSolverTimeoutMillis(c.checkTimeout().toMillis()) : o;
+    }
+}
