@@ -63,7 +63,9 @@ public final class MySqlAdapter extends SqlAdapter {
      *   <li>interrupted: 1205 ER_LOCK_WAIT_TIMEOUT (InnoDB rolls back only the statement; we roll back the rest),
      *   1053 ER_SERVER_SHUTDOWN, 1317 ER_QUERY_INTERRUPTED (KILL QUERY), 3024 ER_QUERY_TIMEOUT
      *   (max_execution_time), 4031 ER_CLIENT_INTERACTION_TIMEOUT (wait_timeout), the client's 2006
-     *   CR_SERVER_GONE_ERROR and 2013 CR_SERVER_LOST; and the driver's own link and timeout failures
+     *   CR_SERVER_GONE_ERROR and 2013 CR_SERVER_LOST; MariaDB's 1927 ER_CONNECTION_KILLED and 1969
+     *   ER_STATEMENT_TIMEOUT, since {@code provision: local} runs a MariaDB server (MySQL has no error numbered
+     *   either); and the driver's own link and timeout failures
      *   ({@link SqlAdapter#interrupted}: Connector/J's CommunicationsException is an SQLRecoverableException with
      *   SQLSTATE 08S01, its MySQLTimeoutException an SQLTimeoutException).</li>
      *   <li>anything else is unexpected.</li>
@@ -78,7 +80,7 @@ public final class MySqlAdapter extends SqlAdapter {
     static final Set<Integer> ABORTS = Set.of(1213, 3101);
 
     /** Error numbers of a session or statement ended from outside, a lost server or a timeout. */
-    static final Set<Integer> INTERRUPTS = Set.of(1205, 1053, 1317, 3024, 4031, 2006, 2013);
+    static final Set<Integer> INTERRUPTS = Set.of(1205, 1053, 1317, 3024, 4031, 2006, 2013, 1927, 1969);
 
     static Failure.Cause cause(SQLException e) {
         if (e instanceof CasMismatch) return Failure.Cause.ABORT;

@@ -63,6 +63,10 @@ class MySqlOutcomesTest {
                         + "statement execution time exceeded"), ABORTED, UNKNOWN),
                 row("4031 ER_CLIENT_INTERACTION_TIMEOUT", server(4031, "HY000", "The client was disconnected by the "
                         + "server because of inactivity."), ABORTED, UNKNOWN),
+                row("1927 ER_CONNECTION_KILLED (a MariaDB server)", server(1927, "70100", "Connection was killed"),
+                        ABORTED, UNKNOWN),
+                row("1969 ER_STATEMENT_TIMEOUT (a MariaDB server)", server(1969, "70100", "Query execution was "
+                        + "interrupted (max_statement_time exceeded)"), ABORTED, UNKNOWN),
                 row("2006 CR_SERVER_GONE_ERROR", server(2006, "HY000", "MySQL server has gone away"), ABORTED, UNKNOWN),
                 row("2013 CR_SERVER_LOST", server(2013, "HY000", "Lost connection to MySQL server during query"),
                         ABORTED, UNKNOWN),
