@@ -60,6 +60,19 @@ class MySqlCampaignTest {
         assertTrue(o.result().anomalyCounts().getOrDefault("lost-update", 0) > 0, o.result().anomalyCounts().toString());
     }
 
+    /** The sql workload's statements (MariaDB's, read back by write id) through Connector/J record a sound history. */
+    @Test
+    void sqlWorkloadRecordsAWellFormedHistory() throws Exception {
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, SqlWorkloadMariaDbTest.yaml("mysql-sql", "repeatable-read",
+                ", isolation-mix: {repeatable-read: 1, read-committed: 1, serializable: 1}", "5ms", 3)
+                .replace("type: mariadb", "type: mysql")));
+        assertNull(o.error(), o.error());
+        SqlHistoryAudit h = new SqlHistoryAudit(o.dir().history()).wellFormed();
+        assertEquals(30, h.txns.size());
+        assertEquals(java.util.Set.of("si", "rc", "ser"), h.levels.keySet(), "levels " + h.levels);
+        assertTrue(h.rowsChecked >= 20, "only " + h.rowsChecked + " returned rows");
+    }
+
     @Test
     void serializableIsClean() throws Exception {
         RunOutcome o = Campaigns.run(Campaigns.parse(store, yaml("ser", "serializable", "[serializable]")));
