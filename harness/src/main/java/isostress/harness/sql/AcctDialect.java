@@ -6,15 +6,20 @@ import isostress.generator.sql.SqlWorkload;
 import java.util.List;
 
 /**
- * The accounts table's SQL in one database's dialect (each database's package holds its own). Every write sets the hidden {@code wid} column to its statement's write
- * id, and an update also copies the old {@code wid} into {@code prev_wid}: the writer of the version it read
- * (notes-003 §6.1-6.2). In PostgreSQL the right-hand sides of SET all see the old row; in MariaDB the assignments
+ * The accounts table's SQL in one database's dialect (each database's package holds its own: PostgreSql.ACCT,
+ * MariaDb.ACCT). Every write sets the hidden {@code wid} column to its statement's write id, and an update also
+ * copies the old {@code wid} into {@code prev_wid}: the writer of the version it read (notes-003 §6.1-6.2). In PostgreSQL the right-hand sides of SET all see the old row; in MariaDB the assignments
  * run left to right, so {@code prev_wid = wid} comes before {@code wid = ?} and copies the old value (checked by
  * {@code SqlWorkloadMariaDbTest}).
  *
  * <p>PostgreSQL returns the written rows with {@code RETURNING *}. MariaDB (10.5+) has DELETE ... RETURNING but no
  * UPDATE ... RETURNING, so the recorder reads the rows just written back by their write id in the same transaction,
  * where the transaction's own writes are visible.
+ *
+ * @param updateReturning true when UPDATE and INSERT can return the rows they wrote; else they are read back by
+ *                        write id
+ * @param ddl             drops and creates the table
+ * @param insertSql       the upsert of one row (parameters: id, grp, bal, write id)
  */
 public record AcctDialect(boolean updateReturning, List<String> ddl, String insertSql) {
     /** The accounts table's name. */
@@ -25,12 +30,6 @@ public record AcctDialect(boolean updateReturning, List<String> ddl, String inse
     public static final String COLUMN_TYPES = "id BIGINT PRIMARY KEY, grp INT NOT NULL, bal INT NOT NULL, "
             + "deleted BOOLEAN NOT NULL, wid VARCHAR(64) NOT NULL, prev_wid VARCHAR(64)";
 
-    /**
-     * @param updateReturning true when UPDATE and INSERT can return the rows they wrote; else they are read back by
-     *                        write id
-     * @param ddl             drops and creates the table
-     * @param insertSql       the upsert of one row (parameters: id, grp, bal, write id)
-     */
     public AcctDialect {
         ddl = List.copyOf(ddl);
     }
