@@ -29,7 +29,7 @@ final class BenchServer implements AutoCloseable {
 
     static BenchServer start(String version, int clients) throws IOException, InterruptedException {
         Path store = Files.createTempDirectory("isostress-bench-store");
-        Campaign.Database spec = new Campaign.Database(Campaign.DbType.POSTGRESQL, Campaign.Provision.EMBEDDED,
+        Campaign.Database spec = new Campaign.Database(isostress.harness.db.Databases.byName("postgresql"), Campaign.Provision.EMBEDDED,
                 version, null, null, null, Campaign.Isolation.SERIALIZABLE, Map.of());
         RunningDatabase db = Provisioner.of(spec).start(spec, store.resolve("server-logs"), clients);
         return new BenchServer(db, store);

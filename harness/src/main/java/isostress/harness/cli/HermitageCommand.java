@@ -4,9 +4,7 @@ import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.config.Secrets;
 import isostress.harness.db.ConnectionCheck;
-import isostress.harness.db.DatabaseAdapter;
-import isostress.harness.db.MariaDbAdapter;
-import isostress.harness.db.PostgresAdapter;
+import isostress.harness.db.JdbcDatabase;
 import isostress.harness.hermitage.HermitageRunner;
 import isostress.harness.hermitage.HermitageTable;
 import isostress.harness.provision.Leftovers;
@@ -45,14 +43,11 @@ public final class HermitageCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Campaign c = CampaignLoader.load(config);
         Campaign.Database db = c.database();
-        DatabaseAdapter adapter;
-        switch (db.type()) {
-            case POSTGRESQL: adapter = new PostgresAdapter(); break;
-            case MARIADB:
-            case MYSQL: adapter = new MariaDbAdapter(); break;
-            default: throw new Main.UsageException("hermitage runs SQL scripts: the database must be postgresql, "
-                    + "mariadb or mysql, was " + db.type().name().toLowerCase());
+        if (!(db.type() instanceof JdbcDatabase)) {
+            throw new Main.UsageException("hermitage runs SQL scripts: the database must be postgresql, "
+                    + "mariadb or mysql, was " + db.type().name());
         }
+        JdbcDatabase database = (JdbcDatabase) db.type();
         PrintWriter out = spec.commandLine().getOut();
         // The database's logs go to a scratch directory: hermitage keeps no run directory. It is removed whatever
         // happens (a database that does not start included), after the database is stopped.
@@ -61,13 +56,13 @@ public final class HermitageCommand implements Callable<Integer> {
             out.println("hermitage on " + Secrets.mask(running.description()));
             out.flush();
             // A wrong password or a closed port: exit 2 with the reason, not a stack trace from the first script.
-            ConnectionCheck.require(db.type(), running.jdbcUrl(), running.user(), running.password(),
+            ConnectionCheck.require(database, database.clientUrl(running.jdbcUrl()), running.user(), running.password(),
                     db.connectTimeout());
             List<String> detail = new ArrayList<>();
             Map<Campaign.Isolation, Map<String, String>> table = HermitageTable.run(
-                    new HermitageRunner(running.jdbcUrl(), running.user(), running.password(), adapter), detail);
+                    new HermitageRunner(database, running.jdbcUrl(), running.user(), running.password()), detail);
             if (verbose) detail.forEach(line -> out.println(Secrets.mask(line))); // server errors, quoted
-            out.print(HermitageTable.markdown(db.type() == Campaign.DbType.POSTGRESQL ? "PostgreSQL" : "MariaDB", table));
+            out.print(HermitageTable.markdown(database.product(), table));
             out.println("✓ prevented, — possible, R/O prevented only in read-only transactions");
         } finally {
             try {

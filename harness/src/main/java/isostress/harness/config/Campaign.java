@@ -79,9 +79,6 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
         }
     }
 
-    /** The database types. */
-    public enum DbType { POSTGRESQL, MARIADB, MYSQL, MONGODB }
-
     /** How the database is obtained. */
     public enum Provision { EMBEDDED, LOCAL, DOCKER, EXTERNAL }
 
@@ -121,7 +118,7 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
     }
 
     /**
-     * @param type        the database
+     * @param type        the database ({@link isostress.harness.db.Databases} by its name)
      * @param provision   how it is obtained
      * @param version     embedded PostgreSQL version (e.g. {@code 16.15}), or null
      * @param url         external: the JDBC URL
@@ -139,7 +136,7 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
      *                    table-count; 1 is one table
      * @param connectTimeout the longest the first connection may take before the run stops with the reason (exit 2)
      */
-    public record Database(DbType type, Provision provision, String version, String url, String userEnv,
+    public record Database(isostress.harness.db.Database type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
                            String image, Duration timeout, boolean upsert, Duration opPause, int tables,
                            Duration connectTimeout) {
@@ -148,7 +145,7 @@ public record Campaign(String name, Path source, Database database, WorkloadSpec
         }
 
         /** A single server with the default client timeout. */
-        public Database(DbType type, Provision provision, String version, String url, String userEnv,
+        public Database(isostress.harness.db.Database type, Provision provision, String version, String url, String userEnv,
                         String passwordEnv, Isolation isolation, Map<String, String> settings) {
             this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, 1, null,
                     DEFAULT_TIMEOUT, false, Duration.ZERO, 1, DEFAULT_TIMEOUT);

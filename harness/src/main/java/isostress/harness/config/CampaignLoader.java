@@ -5,7 +5,9 @@ import isostress.generator.KeyDistribution;
 import isostress.generator.MtShape;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.generator.workload.WorkloadType;
-import isostress.harness.config.Campaign.DbType;
+import isostress.harness.db.Database;
+import isostress.harness.db.Databases;
+import isostress.harness.db.JdbcDatabase;
 import isostress.harness.config.Campaign.Isolation;
 import isostress.harness.config.Campaign.Provision;
 import isostress.harness.faults.Fault;
@@ -160,18 +162,17 @@ public final class CampaignLoader {
     /** What an sql workload needs from the database and its isolation mix. */
     private static void checkSql(ConfigNode w, ConfigNode d, WorkloadSpec workload, Campaign.Database db,
                                  Campaign.Nemesis nemesis) {
-        if (db.type() == DbType.MONGODB) {
-            w.problem("type", "sql needs an SQL database (postgresql, mariadb or mysql), was mongodb");
+        if (!(db.type() instanceof JdbcDatabase)) {
+            w.problem("type", "sql needs an SQL database (postgresql, mariadb or mysql), was " + db.type().name());
         }
         if (nemesis != null) w.problem("type", "sql workloads do not run under a nemesis yet");
         if (db.nodes() > 1) d.problem("nodes", "sql workloads run on a single server for now");
         if (db.tables() > 1) d.problem("tables", "sql workloads use one table (acct); tables is for the key-value ones");
         if (db.upsert()) d.problem("writes", "sql workloads choose their own statements (updates and upserts)");
-        boolean maria = db.type() == DbType.MARIADB || db.type() == DbType.MYSQL;
         for (String level : workload.isolationMix().keySet()) {
-            if (maria && level.equals("snapshot")) {
-                w.problem("isolation-mix." + level, db.type().name().toLowerCase(Locale.ROOT) + " has no snapshot "
-                        + "isolation level; use repeatable-read");
+            if (level.equals("snapshot") && db.type().isolationProblem(Isolation.SNAPSHOT) != null) {
+                w.problem("isolation-mix." + level, db.type().name() + " has no snapshot isolation level; use "
+                        + "repeatable-read");
             }
         }
     }
@@ -239,24 +240,14 @@ public final class CampaignLoader {
 
     private static Campaign.Database database(ConfigNode d, Campaign.Nemesis nemesis) {
         d.rejectUnknownKeys(DATABASE);
-        String typeName = d.choice("type", "postgresql", List.of("postgresql", "mariadb", "mysql", "mongodb"));
-        DbType type = DbType.POSTGRESQL;
-        if (typeName != null) type = DbType.valueOf(typeName.toUpperCase(Locale.ROOT));
-        String dfltProvision = type == DbType.POSTGRESQL ? "embedded" : type == DbType.MONGODB ? "external" : "local";
+        String typeName = d.choice("type", "postgresql", Databases.names());
+        Database type = Databases.byName(typeName == null ? "postgresql" : typeName);
+        String dfltProvision = type.defaultProvision().name().toLowerCase(Locale.ROOT);
         String prov = d.choice("provision", dfltProvision, List.of("embedded", "local", "docker", "external"));
         Provision provision = Provision.EXTERNAL;
         if (prov != null) provision = Provision.valueOf(prov.toUpperCase(Locale.ROOT));
-        if (type == DbType.MONGODB && (provision == Provision.EMBEDDED || provision == Provision.LOCAL)) {
-            d.problem("provision", "mongodb runs external (url: mongodb://...) or in docker");
-        }
-        if (provision == Provision.EMBEDDED && type != DbType.POSTGRESQL) {
-            d.problem("provision", "embedded is PostgreSQL's (zonky); for " + typeName + " use local (Debian's "
-                    + "mariadbd) or external");
-        }
-        if (provision == Provision.LOCAL && type == DbType.POSTGRESQL) {
-            d.problem("provision", "for postgresql use embedded (any version) or external");
-        }
-        String version = d.string("version", type == DbType.POSTGRESQL && provision == Provision.EMBEDDED ? "16.15" : null);
+        if (type.provisionProblem(provision) != null) d.problem("provision", type.provisionProblem(provision));
+        String version = d.string("version", type.defaultVersion(provision));
         if (version != null && provision == Provision.EMBEDDED && !VERSION.matcher(version).matches()) {
             d.problem("version", "must look like 16.15 or 12.3.0, was '" + version + "'");
         }
@@ -264,13 +255,8 @@ public final class CampaignLoader {
         if (provision == Provision.EXTERNAL) {
             if (url == null) {
                 d.problem("url", "is required with provision: external (a JDBC URL)");
-            } else if (type == DbType.MONGODB && !url.startsWith("mongodb://") && !url.startsWith("mongodb+srv://")) {
-                d.problem("url", "must be a mongodb:// URI for type mongodb, was '" + url + "'");
-            } else if (type == DbType.POSTGRESQL && !url.startsWith("jdbc:postgresql:")) {
-                d.problem("url", "must be a jdbc:postgresql: URL for type postgresql, was '" + url + "'");
-            } else if ((type == DbType.MARIADB || type == DbType.MYSQL) && !url.startsWith("jdbc:mariadb:")
-                    && !url.startsWith("jdbc:mysql:")) {
-                d.problem("url", "must be a jdbc:mariadb: or jdbc:mysql: URL for type " + typeName);
+            } else if (type.urlProblem(url) != null) {
+                d.problem("url", type.urlProblem(url));
             }
         } else if (url != null) {
             d.problem("url", "only applies to provision: external");
@@ -285,20 +271,10 @@ public final class CampaignLoader {
                 "repeatable-read", "snapshot", "serializable"));
         Isolation isolation = Isolation.SERIALIZABLE;
         if (iso != null) isolation = Isolation.valueOf(iso.toUpperCase(Locale.ROOT).replace('-', '_'));
-        if (isolation == Isolation.SNAPSHOT && (type == DbType.MARIADB || type == DbType.MYSQL)) {
-            d.problem("isolation", typeName + " has no snapshot isolation level; use repeatable-read (with "
-                    + "settings: {innodb_snapshot_isolation: ON} on MariaDB 10.11+ for first-committer-wins)");
-        }
-        if (type == DbType.MONGODB && isolation != Isolation.SNAPSHOT && isolation != Isolation.SERIALIZABLE) {
-            d.problem("isolation", "mongodb transactions run with read concern snapshot and write concern majority; "
-                    + "use snapshot (or serializable, which means the same there)");
-        }
+        if (type.isolationProblem(isolation) != null) d.problem("isolation", type.isolationProblem(isolation));
         Map<String, String> settings = d.scalars("settings");
         int nodes = d.integer("nodes", 1L, 1, 9).intValue();
-        if (nodes > 1 && type == DbType.POSTGRESQL) {
-            d.problem("nodes", "postgresql runs as one server; several nodes are for mariadb (Galera) and mongodb "
-                    + "(a replica set)");
-        }
+        if (type.nodesProblem(nodes) != null) d.problem("nodes", type.nodesProblem(nodes));
         if (nodes > 1 && provision == Provision.EXTERNAL) {
             d.problem("nodes", "only applies when isostress starts the database; for an external cluster give every "
                     + "node's address in the url");
@@ -312,12 +288,13 @@ public final class CampaignLoader {
             connectTimeout = timeout.compareTo(Campaign.DEFAULT_TIMEOUT) < 0 ? timeout : Campaign.DEFAULT_TIMEOUT;
         }
         String writes = d.choice("writes", "update", List.of("update", "upsert"));
-        if ("upsert".equals(writes) && type == DbType.MONGODB) {
-            d.problem("writes", "upsert is SQL's; mongodb writes are updates of documents");
+        boolean sql = type instanceof JdbcDatabase;
+        if ("upsert".equals(writes) && !sql) {
+            d.problem("writes", "upsert is SQL's; " + type.name() + " writes are updates of documents");
         }
         Duration opPause = d.duration("op-pause", true); // 0: no pause, the default
         int tables = d.integer("tables", 1L, 1, 1000).intValue();
-        if (tables > 1 && type == DbType.MONGODB) d.problem("tables", "tables is SQL's; mongodb uses one collection");
+        if (tables > 1 && !sql) d.problem("tables", "tables is SQL's; " + type.name() + " uses one collection");
         Campaign.Database db = new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation,
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
                 tables, connectTimeout);

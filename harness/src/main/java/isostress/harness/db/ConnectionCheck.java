@@ -1,9 +1,7 @@
 package isostress.harness.db;
 
-import isostress.harness.config.Campaign;
-
 import java.sql.Connection;
-import java.sql.DriverManager;
+import java.sql.Driver;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Properties;
@@ -15,7 +13,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * One plain JDBC connection before the clients' pools are built. A HikariCP pool retries a failing connection until
  * its connectionTimeout and then says only "Connection is not available, request timed out after 60001ms"; a plain
- * {@link DriverManager} attempt gets the driver's own {@link SQLException} at once, which {@link ConnectionErrors}
+ * {@link Driver#connect} attempt gets the driver's own {@link SQLException} at once, which {@link ConnectionErrors}
  * turns into the reason and what to try. The attempt runs on its own thread and is abandoned at the connect
  * timeout, whatever the driver does (a dropped SYN, a server that accepts and never answers).
  */
@@ -31,24 +29,19 @@ public final class ConnectionCheck {
      * @param timeout  the longest the attempt may take
      * @throws CannotConnectException why not, in one sentence
      */
-    public static void require(Campaign.DbType type, String url, String user, String password, Duration timeout)
+    public static void require(JdbcDatabase type, String url, String user, String password, Duration timeout)
             throws CannotConnectException, InterruptedException {
-        Properties p = new Properties();
+        Properties p = type.timeouts(timeout);
         if (user != null) p.setProperty("user", user);
         if (password != null) p.setProperty("password", password);
         long secs = Math.max(1, (timeout.toMillis() + 999) / 1000);
-        if (type == Campaign.DbType.POSTGRESQL) {
-            // pgjdbc: seconds (https://jdbc.postgresql.org/documentation/use/#connection-parameters)
-            p.setProperty("connectTimeout", String.valueOf(secs));
-            p.setProperty("loginTimeout", String.valueOf(secs));
-            p.setProperty("socketTimeout", String.valueOf(secs));
-        } else {
-            // MariaDB Connector/J: milliseconds
-            p.setProperty("connectTimeout", String.valueOf(timeout.toMillis()));
-            p.setProperty("socketTimeout", String.valueOf(timeout.toMillis()));
-        }
+        // The database's own driver, not whichever DriverManager finds first: MariaDB Connector/J and MySQL
+        // Connector/J both take jdbc:mysql: URLs.
+        Driver driver = type.driver();
         FutureTask<Void> attempt = new FutureTask<>(() -> {
-            try (Connection c = DriverManager.getConnection(url, p)) {
+            Connection opened = driver.connect(url, p);
+            if (opened == null) throw new SQLException(type.driverClass() + " does not take the url " + url);
+            try (Connection c = opened) {
                 c.isValid((int) secs);
             }
             return null;

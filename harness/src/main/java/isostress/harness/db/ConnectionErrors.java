@@ -1,6 +1,5 @@
 package isostress.harness.db;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.config.Secrets;
 
 import javax.net.ssl.SSLException;
@@ -21,7 +20,7 @@ import java.util.Locale;
  * (https://www.postgresql.org/docs/current/errcodes-appendix.html): 28P01 invalid_password, 28000 invalid_authorization_specification (no such role, no pg_hba.conf entry), 3D000
  * invalid_catalog_name, 08001/08004 the client could not establish / the server rejected the connection. MariaDB
  * error numbers (https://mariadb.com/kb/en/mariadb-error-code-reference/): 1045 ER_ACCESS_DENIED_ERROR, 1044
- * ER_DBACCESS_DENIED_ERROR, 1049 ER_BAD_DB_ERROR.
+ * ER_DBACCESS_DENIED_ERROR, 1049 ER_BAD_DB_ERROR (MySQL's numbers are the same).
  */
 public final class ConnectionErrors {
     private static final String CREDENTIALS = "check user-env / password-env (or the url's user:password@)";
@@ -30,22 +29,22 @@ public final class ConnectionErrors {
     }
 
     /** The sentence for {@code e}, thrown by the first connection to {@code url} as {@code user} (null: default). */
-    public static String explain(Campaign.DbType type, String url, String user, Throwable e) {
+    public static String explain(Database type, String url, String user, Throwable e) {
         return Secrets.mask("cannot connect to " + where(type, url) + ": " + reason(type, url, user, e));
     }
 
     /** The sentence for an attempt that got no answer within {@code timeout}. */
-    public static String noAnswer(Campaign.DbType type, String url, Duration timeout) {
+    public static String noAnswer(Database type, String url, Duration timeout) {
         return Secrets.mask("cannot connect to " + where(type, url) + ": no answer within " + seconds(timeout)
                 + " (connect-timeout): is the host up, and does a firewall drop the packets? Raise "
                 + "database.connect-timeout for a slow link");
     }
 
-    private static String reason(Campaign.DbType type, String url, String user, Throwable e) {
+    private static String reason(Database type, String url, String user, Throwable e) {
         String who = "user '" + (user != null ? user : ClientUrls.userParameter(url) != null
                 ? ClientUrls.userParameter(url) : System.getProperty("user.name")) + "'";
         String db = ClientUrls.database(url);
-        String product = type == Campaign.DbType.POSTGRESQL ? "PostgreSQL" : "MariaDB";
+        String product = type.product();
         SQLException sql = find(e, SQLException.class);
         String state = sql == null ? null : sql.getSQLState();
         int code = sql == null ? 0 : sql.getErrorCode();
@@ -58,7 +57,7 @@ public final class ConnectionErrors {
                     + "): create it, or fix the database name in the url";
         }
         if (code == 1044) {
-            return who + " may not use database '" + db + "' (MariaDB 1044): grant it access, or use another user";
+            return who + " may not use database '" + db + "' (" + type.product() + " 1044): grant it access, or use another user";
         }
         if ("28000".equals(state)) {
             return "the server refused " + who + " (PostgreSQL 28000: " + firstLine(sql) + "): check the user name "
@@ -94,8 +93,8 @@ public final class ConnectionErrors {
         return false;
     }
 
-    private static String where(Campaign.DbType type, String url) {
-        return ClientUrls.hostPort(url, type == Campaign.DbType.POSTGRESQL ? 5432 : 3306);
+    private static String where(Database type, String url) {
+        return ClientUrls.hostPort(url, type.defaultPort());
     }
 
     private static String seconds(Duration d) {

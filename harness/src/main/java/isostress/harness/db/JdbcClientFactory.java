@@ -17,6 +17,7 @@ import java.util.List;
  * so a paused or partitioned server ends a statement with an error instead of hanging the session.
  */
 public final class JdbcClientFactory implements ClientFactory {
+    private final JdbcDatabase database;
     private final DatabaseAdapter adapter;
     private final List<HikariDataSource> pools = new ArrayList<>();
 
@@ -24,13 +25,19 @@ public final class JdbcClientFactory implements ClientFactory {
      * @param urls    the client URL of each node (a latency proxy's address when faults need one)
      * @param timeout the longest a statement or a connection attempt may take
      */
-    public JdbcClientFactory(RunningDatabase db, List<String> urls, DatabaseAdapter adapter,
+    public JdbcClientFactory(JdbcDatabase database, RunningDatabase db, List<String> urls, DatabaseAdapter adapter,
                              Campaign.Isolation isolation, int sessions, Duration timeout) {
+        this.database = database;
         this.adapter = adapter;
         int perNode = (sessions + urls.size() - 1) / urls.size() + 1;
         for (int i = 0; i < urls.size(); i++) {
             pools.add(pool(urls.get(i), db, isolation, perNode, timeout, "isostress-n" + (i + 1)));
         }
+    }
+
+    /** The database these clients speak to. */
+    public JdbcDatabase database() {
+        return database;
     }
 
     public DatabaseAdapter adapter() {
@@ -122,14 +129,9 @@ public final class JdbcClientFactory implements ClientFactory {
         cfg.setInitializationFailTimeout(-1);
         cfg.setPoolName(name);
         cfg.setTransactionIsolation(isolationName(adapter.jdbcIsolation(isolation)));
-        long secs = Math.max(1, (timeout.toMillis() + 999) / 1000);
-        if (adapter instanceof PostgresAdapter) {
-            cfg.addDataSourceProperty("socketTimeout", String.valueOf(secs));
-            cfg.addDataSourceProperty("connectTimeout", String.valueOf(secs));
-        } else {
-            cfg.addDataSourceProperty("socketTimeout", String.valueOf(timeout.toMillis()));
-            cfg.addDataSourceProperty("connectTimeout", String.valueOf(timeout.toMillis()));
-        }
+        // The database's own driver, named: two drivers on the class path take jdbc:mysql: URLs.
+        cfg.setDriverClassName(database.driverClass());
+        database.timeouts(timeout).forEach((k, v) -> cfg.addDataSourceProperty((String) k, v));
         return new HikariDataSource(cfg);
     }
 

@@ -12,10 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The SQL both adapters share: point SELECT and UPDATE on an integer-keyed table, list-append as string
+ * The SQL every JDBC adapter shares: point SELECT and UPDATE on an integer-keyed table, list-append as string
  * concatenation (elements comma-separated), CAS as a conditional UPDATE. Subclasses give the dialect bits.
  */
-abstract class SqlAdapter implements DatabaseAdapter {
+public abstract class SqlAdapter implements DatabaseAdapter {
     static final String KV = "isostress_kv", LISTS = "isostress_lists";
 
     private final boolean upsert;
@@ -29,7 +29,7 @@ abstract class SqlAdapter implements DatabaseAdapter {
      *               write side; only a read of a table the reader had not touched before the insert depends on the
      *               read-side ("conflict out") check that PostgreSQL 12.3 gets wrong (fixed by 5940ffb2).
      */
-    SqlAdapter(boolean upsert, java.time.Duration opPause, int tables) {
+    protected SqlAdapter(boolean upsert, java.time.Duration opPause, int tables) {
         if (tables < 1) throw new IllegalArgumentException("tables must be >= 1");
         this.upsert = upsert;
         this.opPauseNanos = opPause.toNanos();
@@ -37,13 +37,13 @@ abstract class SqlAdapter implements DatabaseAdapter {
     }
 
     /** The SQL that appends {@code ,?} to column v of {@code table} (parameters: element, key). */
-    abstract String appendSql(String table);
+    protected abstract String appendSql(String table);
 
     /** The SQL that writes value ? to key ? of {@code table} as an upsert (parameters: key, value). */
-    abstract String upsertSql(String table);
+    protected abstract String upsertSql(String table);
 
     /** The SQL that appends ? to key ?'s list in {@code table} as an upsert, creating the row (parameters: key, element). */
-    abstract String appendUpsertSql(String table);
+    protected abstract String appendUpsertSql(String table);
 
     /** The table holding key {@code k}: {@code base} itself with one table, else {@code base_<k mod tables>}. */
     final String table(String base, long k) {
@@ -197,7 +197,7 @@ abstract class SqlAdapter implements DatabaseAdapter {
      * {@link java.sql.SQLRecoverableException} and connection exceptions (transient or not), or an I/O failure
      * (a {@link java.io.IOException} such as {@link java.net.SocketTimeoutException}) anywhere in the causes.
      */
-    static boolean interrupted(SQLException e) {
+    protected static boolean interrupted(SQLException e) {
         String st = e.getSQLState();
         if ((st != null && st.startsWith("08")) || e instanceof java.sql.SQLTimeoutException
                 || e instanceof java.sql.SQLRecoverableException || e instanceof java.sql.SQLTransientConnectionException

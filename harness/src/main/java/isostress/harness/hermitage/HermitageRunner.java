@@ -2,9 +2,9 @@ package isostress.harness.hermitage;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.JdbcDatabase;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,13 +29,16 @@ import java.util.concurrent.TimeoutException;
 public final class HermitageRunner {
     static final long STEP_MILLIS = 300;
     private final String url, user, password;
+    private final JdbcDatabase database;
     private final DatabaseAdapter adapter;
 
-    public HermitageRunner(String url, String user, String password, DatabaseAdapter adapter) {
-        this.url = url;
+    /** Runs scripts on {@code database} at {@code url} (any scheme the database takes). */
+    public HermitageRunner(JdbcDatabase database, String url, String user, String password) {
+        this.database = database;
+        this.url = database.clientUrl(url);
         this.user = user;
         this.password = password;
-        this.adapter = adapter;
+        this.adapter = database.adapter();
     }
 
     /** Runs {@code test} at {@code level} on a fresh table (1, 10), (2, 20). */
@@ -59,8 +62,7 @@ public final class HermitageRunner {
                 conns[s].setAutoCommit(false);
                 conns[s].setTransactionIsolation(adapter.jdbcIsolation(level));
                 try (Statement st = conns[s].createStatement()) {
-                    st.execute(adapter.name().equals("postgresql") ? "set lock_timeout = '5s'"
-                            : "set session innodb_lock_wait_timeout = 5");
+                    st.execute(database.lockTimeoutSql());
                 }
                 conns[s].commit();
                 threads[s] = Executors.newSingleThreadExecutor();
@@ -137,6 +139,12 @@ public final class HermitageRunner {
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection(url, user, password);
+        java.util.Properties p = new java.util.Properties();
+        if (user != null) p.setProperty("user", user);
+        if (password != null) p.setProperty("password", password);
+        // The database's own driver: two drivers take jdbc:mysql: URLs.
+        Connection c = database.driver().connect(url, p);
+        if (c == null) throw new SQLException(database.driverClass() + " does not take the url " + url);
+        return c;
     }
 }

@@ -34,7 +34,7 @@ import java.util.Properties;
  * authentication). Servers get the campaign's settings, plus room for the clients and, for PostgreSQL, the same 20 ms
  * deadlock timeout as the embedded one. Container output goes to the run's logs ({@code <type>-<node>.log}).
  */
-final class DockerProvisioner implements Provisioner {
+public final class DockerProvisioner implements Provisioner {
     static final String USER = "isostress", PASSWORD = "isostress", DATABASE = "isostress";
     static final String DEFAULT_POSTGRES = "16", DEFAULT_MARIADB = "10.11", DEFAULT_MONGO = "7.0";
     /** First start: an image's first initialization (initdb, mariadb-install-db) takes seconds, a slow disk more. */
@@ -57,19 +57,14 @@ final class DockerProvisioner implements Provisioner {
     public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
         Files.createDirectories(logs);
         DockerEngine.client(); // fails first, and clearly, when there is no engine
-        switch (db.type()) {
-            case POSTGRESQL:
-                return postgres(db, logs, maxClients);
-            case MARIADB: {
-                String image = image(db, "mariadb", DEFAULT_MARIADB);
-                return db.nodes() > 1 ? GaleraCluster.start(db, image, logs, maxClients) : mariadb(db, image, logs, maxClients);
-            }
-            case MONGODB:
-                return mongo(db, logs);
-            default:
-                throw new IOException("provision: docker runs postgresql, mariadb (one server or Galera) and mongodb; "
-                        + "for " + db.type().name().toLowerCase() + " use provision: external");
-        }
+        return db.type().startInDocker(db, logs, maxClients); // the database picks the module below
+    }
+
+    /** MariaDB's official image: one server, or a Galera cluster with {@code nodes > 1}. */
+    public static RunningDatabase mariadb(Campaign.Database db, Path logs, int maxClients)
+            throws IOException, InterruptedException {
+        String image = image(db, "mariadb", DEFAULT_MARIADB);
+        return db.nodes() > 1 ? GaleraCluster.start(db, image, logs, maxClients) : mariadb(db, image, logs, maxClients);
     }
 
     /** The campaign's image, or the official one of its version (or of {@code dflt}). */
@@ -78,7 +73,8 @@ final class DockerProvisioner implements Provisioner {
         return repository + ":" + (db.version() != null ? db.version() : dflt);
     }
 
-    private static RunningDatabase postgres(Campaign.Database db, Path logs, int maxClients)
+    /** PostgreSQL's official image, one server. */
+    public static RunningDatabase postgres(Campaign.Database db, Path logs, int maxClients)
             throws IOException, InterruptedException {
         String image = image(db, "postgres", DEFAULT_POSTGRES);
         List<String> cmd = new ArrayList<>(List.of("postgres", "-c", "fsync=off",
@@ -135,7 +131,8 @@ final class DockerProvisioner implements Provisioner {
                 "docker " + what + " (" + image + ") at " + host + ":" + port + ", up in " + seconds(t0) + " s");
     }
 
-    private static RunningDatabase mongo(Campaign.Database db, Path logs) throws IOException, InterruptedException {
+    /** MongoDB's official image as a one-node replica set. */
+    public static RunningDatabase mongo(Campaign.Database db, Path logs) throws IOException, InterruptedException {
         if (db.nodes() > 1) {
             throw new IOException("provision: docker starts MongoDB as a one-node replica set; for " + db.nodes()
                     + " nodes run your own replica set and use provision: external");

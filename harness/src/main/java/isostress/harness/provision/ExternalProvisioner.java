@@ -2,7 +2,6 @@ package isostress.harness.provision;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.Secrets;
-import isostress.harness.db.ClientUrls;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -15,19 +14,17 @@ import java.util.List;
 final class ExternalProvisioner implements Provisioner {
     @Override
     public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) {
-        boolean jdbc = db.type() != Campaign.DbType.MONGODB;
-        String[] info = jdbc ? ClientUrls.userInfo(db.url()) : null;
-        String user = db.userEnv() != null ? System.getenv(db.userEnv()) : info == null ? null : info[0];
-        String password = db.passwordEnv() != null ? System.getenv(db.passwordEnv()) : info == null ? null : info[1];
-        String url = jdbc ? ClientUrls.withoutUserInfo(db.url()) : db.url();
-        int port = db.type() == Campaign.DbType.POSTGRESQL ? 5432 : db.type() == Campaign.DbType.MONGODB ? 27017 : 3306;
-        ExternalNode node = ExternalNode.of("n1", url, port);
+        String[] external = db.type().externalUrl(db.url());
+        String url = external[0];
+        String user = db.userEnv() != null ? System.getenv(db.userEnv()) : external[1];
+        String password = db.passwordEnv() != null ? System.getenv(db.passwordEnv()) : external[2];
+        ExternalNode node = ExternalNode.of("n1", url, db.type().defaultPort());
         return new RunningDatabase() {
             public String jdbcUrl() { return url; }
             public String user() { return user; }
             public String password() { return password; }
             public String description() {
-                return "external " + db.type().name().toLowerCase() + " at " + Secrets.mask(db.url());
+                return "external " + db.type().name() + " at " + Secrets.mask(db.url());
             }
             public List<DbNode> nodes() { return List.of(node); }
             public void close() { }

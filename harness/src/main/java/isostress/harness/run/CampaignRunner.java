@@ -10,7 +10,6 @@ import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.Secrets;
 import isostress.harness.db.CannotConnectException;
-import isostress.harness.db.ClientFactories;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.ClientUrls;
 import isostress.harness.db.DatabaseAdapter;
@@ -136,7 +135,8 @@ public final class CampaignRunner {
                 urls.add(proxies.isEmpty() ? n.url() : ClientUrls.via(n.url(), "127.0.0.1", proxies.get(i).port()));
             }
             if (!interrupt.interrupted()) {
-                try (ClientFactory clients = ClientFactories.of(campaign.database(), db, urls, spec.sessions())) {
+                try (ClientFactory clients = campaign.database().type().clients(campaign.database(), db, urls,
+                        spec.sessions())) {
                     clients.createSchema(spec.type(), workload.maxKey());
                     error = execute(workload, clients, db, proxies, dir, stats, log, stop);
                 }

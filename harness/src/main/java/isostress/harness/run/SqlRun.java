@@ -10,7 +10,6 @@ import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.Secrets;
-import isostress.harness.db.ClientFactories;
 import isostress.harness.db.JdbcClientFactory;
 import isostress.harness.provision.DbNode;
 import isostress.harness.provision.Provisioner;
@@ -88,9 +87,9 @@ final class SqlRun {
             List<String> urls = new ArrayList<>();
             for (DbNode n : db.nodes()) urls.add(n.url());
             if (!interrupt.interrupted()) {
-                try (JdbcClientFactory clients = (JdbcClientFactory) ClientFactories.of(campaign.database(), db, urls,
+                try (JdbcClientFactory clients = (JdbcClientFactory) campaign.database().type().clients(campaign.database(), db, urls,
                         spec.sessions())) {
-                    AcctDialect dialect = AcctDialect.of(clients.adapter());
+                    AcctDialect dialect = clients.database().acct();
                     try (Connection c = clients.connection(0)) {
                         dialect.createTable(c, workload.init());
                     }

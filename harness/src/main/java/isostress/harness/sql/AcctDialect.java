@@ -6,44 +6,32 @@ import isostress.generator.sql.SqlWorkload;
 import java.util.List;
 
 /**
- * The accounts table's SQL in each dialect. Every write sets the hidden {@code wid} column to its statement's write
- * id, and an update also copies the old {@code wid} into {@code prev_wid}: the writer of the version it read
- * (notes-003 §6.1-6.2). In PostgreSQL the right-hand sides of SET all see the old row; in MariaDB the assignments
+ * The accounts table's SQL in one database's dialect (each database's package holds its own: PostgreSql.ACCT,
+ * MariaDb.ACCT). Every write sets the hidden {@code wid} column to its statement's write id, and an update also
+ * copies the old {@code wid} into {@code prev_wid}: the writer of the version it read (notes-003 §6.1-6.2). In PostgreSQL the right-hand sides of SET all see the old row; in MariaDB the assignments
  * run left to right, so {@code prev_wid = wid} comes before {@code wid = ?} and copies the old value (checked by
  * {@code SqlWorkloadMariaDbTest}).
  *
  * <p>PostgreSQL returns the written rows with {@code RETURNING *}. MariaDB (10.5+) has DELETE ... RETURNING but no
  * UPDATE ... RETURNING, so the recorder reads the rows just written back by their write id in the same transaction,
  * where the transaction's own writes are visible.
+ *
+ * @param updateReturning true when UPDATE and INSERT can return the rows they wrote; else they are read back by
+ *                        write id
+ * @param ddl             drops and creates the table
+ * @param insertSql       the upsert of one row (parameters: id, grp, bal, write id)
  */
-public enum AcctDialect {
-    POSTGRESQL(true),
-    MARIADB(false);
+public record AcctDialect(boolean updateReturning, List<String> ddl, String insertSql) {
+    /** The accounts table's name. */
+    public static final String T = SqlWorkload.TABLE;
+    /** Its columns in the order initial rows and inserts give them. */
+    public static final String COLUMNS = "(id, grp, bal, deleted, wid, prev_wid)";
+    /** Its column definitions, for each dialect's CREATE TABLE. */
+    public static final String COLUMN_TYPES = "id BIGINT PRIMARY KEY, grp INT NOT NULL, bal INT NOT NULL, "
+            + "deleted BOOLEAN NOT NULL, wid VARCHAR(64) NOT NULL, prev_wid VARCHAR(64)";
 
-    private static final String T = SqlWorkload.TABLE;
-    private static final String COLUMNS = "(id, grp, bal, deleted, wid, prev_wid)";
-
-    private final boolean updateReturning;
-
-    AcctDialect(boolean updateReturning) {
-        this.updateReturning = updateReturning;
-    }
-
-    /** True when UPDATE and INSERT can return the rows they wrote; else they are read back by write id. */
-    public boolean updateReturning() {
-        return updateReturning;
-    }
-
-    /** Drops and creates the table. */
-    List<String> ddl() {
-        String cols = "id BIGINT PRIMARY KEY, grp INT NOT NULL, bal INT NOT NULL, deleted BOOLEAN NOT NULL, "
-                + "wid VARCHAR(64) NOT NULL, prev_wid VARCHAR(64)";
-        if (this == POSTGRESQL) {
-            return List.of("DROP TABLE IF EXISTS " + T, "CREATE TABLE " + T + " (" + cols + ")",
-                    "CREATE INDEX " + T + "_grp ON " + T + " (grp)", "CREATE INDEX " + T + "_wid ON " + T + " (wid)");
-        }
-        return List.of("DROP TABLE IF EXISTS " + T, "CREATE TABLE " + T + " (" + cols + ", KEY " + T + "_grp (grp), "
-                + "KEY " + T + "_wid (wid)) ENGINE=InnoDB");
+    public AcctDialect {
+        ddl = List.copyOf(ddl);
     }
 
     /** (Re)creates the table on {@code c} with the initial rows, committed. */
@@ -68,11 +56,6 @@ public enum AcctDialect {
         }
     }
 
-    /** The dialect of a JDBC adapter. */
-    public static AcctDialect of(isostress.harness.db.DatabaseAdapter a) {
-        return a instanceof isostress.harness.db.PostgresAdapter ? POSTGRESQL : MARIADB;
-    }
-
     /** Inserts one initial row (parameters: id, grp, bal). */
     String initSql() {
         return "INSERT INTO " + T + " " + COLUMNS + " VALUES (?, ?, ?, FALSE, 'init', NULL)";
@@ -94,13 +77,7 @@ public enum AcctDialect {
             case DELETE:
                 return "DELETE FROM " + T + " WHERE " + s.where().sql() + " RETURNING *";
             default:
-                if (this == POSTGRESQL) {
-                    return "INSERT INTO " + T + " AS a " + COLUMNS + " VALUES (?, ?, ?, FALSE, ?, NULL) ON CONFLICT (id) "
-                            + "DO UPDATE SET grp = EXCLUDED.grp, bal = EXCLUDED.bal, deleted = FALSE, prev_wid = a.wid, "
-                            + "wid = EXCLUDED.wid RETURNING *";
-                }
-                return "INSERT INTO " + T + " " + COLUMNS + " VALUES (?, ?, ?, FALSE, ?, NULL) ON DUPLICATE KEY UPDATE "
-                        + "grp = VALUES(grp), bal = VALUES(bal), deleted = FALSE, prev_wid = wid, wid = VALUES(wid)";
+                return insertSql;
         }
     }
 

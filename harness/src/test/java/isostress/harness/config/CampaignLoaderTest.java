@@ -28,7 +28,7 @@ class CampaignLoaderTest {
     @Test
     void defaults() {
         Campaign c = CampaignLoader.parse(FILE, "name: x\n");
-        assertEquals(Campaign.DbType.POSTGRESQL, c.database().type());
+        assertEquals("postgresql", c.database().type().name());
         assertEquals(Campaign.Provision.EMBEDDED, c.database().provision());
         assertEquals("16.15", c.database().version());
         assertEquals(Campaign.Isolation.SERIALIZABLE, c.database().isolation());

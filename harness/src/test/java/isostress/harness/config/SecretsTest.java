@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SecretsTest {
     @AfterEach
     void forget() {
-        Secrets.register(new Campaign.Database(Campaign.DbType.POSTGRESQL, Campaign.Provision.EMBEDDED, "16.15",
+        Secrets.register(new Campaign.Database(isostress.harness.db.Databases.byName("postgresql"), Campaign.Provision.EMBEDDED, "16.15",
                 null, null, null, Campaign.Isolation.SERIALIZABLE, java.util.Map.of()));
     }
 

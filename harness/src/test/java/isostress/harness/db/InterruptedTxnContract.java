@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /**
  * Issue 13, per database: a session ended by the server (an administrator's kill) is {@code fail} when it was
  * waiting before COMMIT and {@code info} when its COMMIT was in flight, through the real client
- * ({@link ClientFactories} → {@link JdbcTxnClient} → the adapter's classify). Each database says how to hold a
+ * ({@link Database#clients} → {@link JdbcTxnClient} → the adapter's classify). Each database says how to hold a
  * COMMIT in flight deterministically, how to find the waiting session and how to kill it; the database is then asked
  * which way the transaction went, so the recorded outcome is checked against the truth, not against a table.
  */
@@ -65,7 +65,7 @@ abstract class InterruptedTxnContract {
     void start() throws Exception {
         Campaign c = CampaignLoader.parse(Path.of("test.yaml"), campaignYaml() + "\nstore: " + dir + "\n");
         db = Provisioner.of(c.database()).start(c.database(), dir.resolve("logs"), 4);
-        clients = ClientFactories.of(c.database(), db, List.of(db.nodes().get(0).url()), 1);
+        clients = c.database().type().clients(c.database(), db, List.of(db.nodes().get(0).url()), 1);
         clients.createSchema(WorkloadType.RW_REGISTER, 9);
         admin = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
         locker = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());

@@ -178,7 +178,7 @@ class Issue13ConnectErrorsTest {
     @Test
     void mariaDbWrongPasswordAndMissingDatabase() throws Exception {
         Services.requireLocalMariaDb();
-        Campaign.Database spec = new Campaign.Database(Campaign.DbType.MARIADB, Campaign.Provision.LOCAL, null, null,
+        Campaign.Database spec = new Campaign.Database(isostress.harness.db.Databases.byName("mariadb"), Campaign.Provision.LOCAL, null, null,
                 null, null, Campaign.Isolation.SERIALIZABLE, Map.of());
         try (RunningDatabase maria = Provisioner.of(spec).start(spec, dir.resolve("mariadb-logs"), 10)) {
             int port = maria.nodes().get(0).clientPort();

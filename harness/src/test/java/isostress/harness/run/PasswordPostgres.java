@@ -25,7 +25,7 @@ final class PasswordPostgres implements AutoCloseable {
         Files.writeString(hba, "local all all trust\n"
                 + "host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust\n"
                 + "host all all 127.0.0.1/32 scram-sha-256\nhost all all ::1/128 scram-sha-256\n");
-        Campaign.Database spec = new Campaign.Database(Campaign.DbType.POSTGRESQL, Campaign.Provision.EMBEDDED,
+        Campaign.Database spec = new Campaign.Database(isostress.harness.db.Databases.byName("postgresql"), Campaign.Provision.EMBEDDED,
                 "16.15", null, null, null, Campaign.Isolation.SERIALIZABLE, Map.of("hba_file", hba.toString()));
         db = Provisioner.of(spec).start(spec, dir.resolve("server-logs"), 20);
         try (Connection c = DriverManager.getConnection(db.jdbcUrl()); Statement s = c.createStatement()) {

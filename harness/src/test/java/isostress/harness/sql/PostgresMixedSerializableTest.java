@@ -48,8 +48,8 @@ class PostgresMixedSerializableTest {
         try (RunningDatabase db = Provisioner.of(c.database()).start(c.database(), dir, 4);
              Connection a = connect(db); Connection r = connect(db); Connection b = connect(db);
              SqlHistoryWriter h = new SqlHistoryWriter(history, "mixed", init)) {
-            AcctDialect.POSTGRESQL.createTable(a, init);
-            StatementRunner run = new StatementRunner(AcctDialect.POSTGRESQL);
+            isostress.harness.db.postgresql.PostgreSql.ACCT.createTable(a, init);
+            StatementRunner run = new StatementRunner(isostress.harness.db.postgresql.PostgreSql.ACCT);
             a.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             r.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             b.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);

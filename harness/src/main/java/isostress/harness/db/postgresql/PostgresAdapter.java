@@ -1,6 +1,8 @@
-package isostress.harness.db;
+package isostress.harness.db.postgresql;
 
 import isostress.harness.config.Campaign;
+import isostress.harness.db.Failure;
+import isostress.harness.db.SqlAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -18,12 +20,12 @@ public final class PostgresAdapter extends SqlAdapter {
     }
 
     @Override
-    String appendUpsertSql(String table) {
+    protected String appendUpsertSql(String table) {
         return "INSERT INTO " + table + " AS t (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = t.v || ',' || EXCLUDED.v";
     }
 
     @Override
-    String upsertSql(String table) {
+    protected String upsertSql(String table) {
         return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
     }
 
@@ -44,7 +46,7 @@ public final class PostgresAdapter extends SqlAdapter {
     }
 
     @Override
-    String appendSql(String table) {
+    protected String appendSql(String table) {
         return "UPDATE " + table + " SET v = v || ',' || ? WHERE k = ?";
     }
 

@@ -1,4 +1,4 @@
-package isostress.harness.db.mongo;
+package isostress.harness.db.mongodb;
 
 import com.mongodb.MongoException;
 import com.mongodb.MongoSocketReadException;
@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import static isostress.harness.db.mongo.MongoOutcomesTest.ADDRESS;
-import static isostress.harness.db.mongo.MongoOutcomesTest.labelled;
-import static isostress.harness.db.mongo.MongoOutcomesTest.reply;
+import static isostress.harness.db.mongodb.MongoOutcomesTest.ADDRESS;
+import static isostress.harness.db.mongodb.MongoOutcomesTest.labelled;
+import static isostress.harness.db.mongodb.MongoOutcomesTest.reply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

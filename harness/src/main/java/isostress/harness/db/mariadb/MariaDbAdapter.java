@@ -1,12 +1,14 @@
-package isostress.harness.db;
+package isostress.harness.db.mariadb;
 
 import isostress.harness.config.Campaign;
+import isostress.harness.db.Failure;
+import isostress.harness.db.SqlAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 
-/** MariaDB and MySQL (MariaDB Connector/J). There is no snapshot level; repeatable read is InnoDB's. */
+/** MariaDB (MariaDB Connector/J). There is no snapshot level; repeatable read is InnoDB's. */
 public final class MariaDbAdapter extends SqlAdapter {
     /** Writes as UPDATE, no pauses, one table. */
     public MariaDbAdapter() {
@@ -18,12 +20,12 @@ public final class MariaDbAdapter extends SqlAdapter {
     }
 
     @Override
-    String appendUpsertSql(String table) {
+    protected String appendUpsertSql(String table) {
         return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
     }
 
     @Override
-    String upsertSql(String table) {
+    protected String upsertSql(String table) {
         return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
     }
 
@@ -44,7 +46,7 @@ public final class MariaDbAdapter extends SqlAdapter {
     }
 
     @Override
-    String appendSql(String table) {
+    protected String appendSql(String table) {
         return "UPDATE " + table + " SET v = CONCAT(v, ',', ?) WHERE k = ?";
     }
 

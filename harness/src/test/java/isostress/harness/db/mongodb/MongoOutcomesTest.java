@@ -1,4 +1,4 @@
-package isostress.harness.db.mongo;
+package isostress.harness.db.mongodb;
 
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoConnectionPoolClearedException;

@@ -1,4 +1,4 @@
-package isostress.harness.db.mongo;
+package isostress.harness.db.mongodb;
 
 import com.mongodb.MongoException;
 import com.mongodb.TransactionOptions;

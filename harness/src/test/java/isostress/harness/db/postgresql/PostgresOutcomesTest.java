@@ -1,4 +1,4 @@
-package isostress.harness.db;
+package isostress.harness.db.postgresql;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +18,9 @@ import java.sql.SQLTransientConnectionException;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.Stream;
+
+import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.Failure;
 
 import static isostress.harness.db.Failure.ABORTED;
 import static isostress.harness.db.Failure.FATAL;

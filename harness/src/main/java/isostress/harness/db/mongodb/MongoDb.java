@@ -1,0 +1,82 @@
+package isostress.harness.db.mongodb;
+
+import isostress.harness.config.Campaign;
+import isostress.harness.db.CannotConnectException;
+import isostress.harness.db.ClientFactory;
+import isostress.harness.db.Database;
+import isostress.harness.provision.DockerProvisioner;
+import isostress.harness.provision.RunningDatabase;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * MongoDB through its own synchronous driver ({@code org.mongodb:mongodb-driver-sync}, Apache-2.0): multi-document
+ * transactions with error labels ({@link MongoOutcomes}). External by default (a replica set's URI), or a one-node
+ * replica set in docker.
+ */
+public final class MongoDb implements Database {
+    @Override
+    public String name() {
+        return "mongodb";
+    }
+
+    @Override
+    public String product() {
+        return "MongoDB";
+    }
+
+    @Override
+    public Campaign.Provision defaultProvision() {
+        return Campaign.Provision.EXTERNAL;
+    }
+
+    @Override
+    public String provisionProblem(Campaign.Provision p) {
+        return p == Campaign.Provision.EMBEDDED || p == Campaign.Provision.LOCAL
+                ? "mongodb runs external (url: mongodb://...) or in docker" : null;
+    }
+
+    @Override
+    public String urlProblem(String url) {
+        return url.startsWith("mongodb://") || url.startsWith("mongodb+srv://") ? null
+                : "must be a mongodb:// URI for type mongodb, was '" + url + "'";
+    }
+
+    /** Transactions run with read concern snapshot and write concern majority: MongoDB's one isolation. */
+    @Override
+    public String isolationProblem(Campaign.Isolation i) {
+        return i == Campaign.Isolation.SNAPSHOT || i == Campaign.Isolation.SERIALIZABLE ? null
+                : "mongodb transactions run with read concern snapshot and write concern majority; use snapshot (or "
+                + "serializable, which means the same there)";
+    }
+
+    @Override
+    public int defaultPort() {
+        return 27017;
+    }
+
+    /** The driver reads the URI's user part itself. */
+    @Override
+    public String[] externalUrl(String url) {
+        return new String[] {url, null, null};
+    }
+
+    /**
+     * Always snapshot read concern and majority writes: the loader admits only snapshot and serializable, and both
+     * mean MongoDB's one transaction isolation (snapshot isolation).
+     */
+    @Override
+    public ClientFactory clients(Campaign.Database spec, RunningDatabase db, List<String> urls, int sessions)
+            throws CannotConnectException {
+        for (String url : urls) MongoClientFactory.check(url, db.user(), db.password(), spec.connectTimeout());
+        return new MongoClientFactory(urls, db.user(), db.password(), spec.timeout());
+    }
+
+    @Override
+    public RunningDatabase startInDocker(Campaign.Database spec, Path logs, int maxClients)
+            throws IOException, InterruptedException {
+        return DockerProvisioner.mongo(spec, logs);
+    }
+}

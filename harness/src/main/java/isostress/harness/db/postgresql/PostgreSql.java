@@ -1,0 +1,113 @@
+package isostress.harness.db.postgresql;
+
+import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.JdbcDatabase;
+import isostress.harness.provision.DockerProvisioner;
+import isostress.harness.provision.RunningDatabase;
+import isostress.harness.sql.AcctDialect;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * PostgreSQL through pgjdbc ({@code org.postgresql:postgresql}, BSD-2-Clause), PostgreSQL's own driver. Embedded
+ * (zonky's binaries, any version) by default; one server only.
+ */
+public final class PostgreSql extends JdbcDatabase {
+    /** The sql workload's table: PostgreSQL returns written rows with RETURNING *, and SET sees the old row. */
+    public static final AcctDialect ACCT = new AcctDialect(true, List.of(
+            "DROP TABLE IF EXISTS " + AcctDialect.T,
+            "CREATE TABLE " + AcctDialect.T + " (" + AcctDialect.COLUMN_TYPES + ")",
+            "CREATE INDEX " + AcctDialect.T + "_grp ON " + AcctDialect.T + " (grp)",
+            "CREATE INDEX " + AcctDialect.T + "_wid ON " + AcctDialect.T + " (wid)"),
+            "INSERT INTO " + AcctDialect.T + " AS a " + AcctDialect.COLUMNS + " VALUES (?, ?, ?, FALSE, ?, NULL) "
+                    + "ON CONFLICT (id) DO UPDATE SET grp = EXCLUDED.grp, bal = EXCLUDED.bal, deleted = FALSE, "
+                    + "prev_wid = a.wid, wid = EXCLUDED.wid RETURNING *");
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String product() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public Campaign.Provision defaultProvision() {
+        return Campaign.Provision.EMBEDDED;
+    }
+
+    @Override
+    public String provisionProblem(Campaign.Provision p) {
+        return p == Campaign.Provision.LOCAL ? "for postgresql use embedded (any version) or external" : null;
+    }
+
+    @Override
+    public String defaultVersion(Campaign.Provision p) {
+        return p == Campaign.Provision.EMBEDDED ? "16.15" : null;
+    }
+
+    @Override
+    public String isolationProblem(Campaign.Isolation i) {
+        return null; // snapshot is repeatable read there
+    }
+
+    @Override
+    public String nodesProblem(int nodes) {
+        return nodes > 1 ? "postgresql runs as one server; several nodes are for mariadb (Galera) and mongodb "
+                + "(a replica set)" : null;
+    }
+
+    @Override
+    public int defaultPort() {
+        return 5432;
+    }
+
+    @Override
+    public String driverClass() {
+        return "org.postgresql.Driver";
+    }
+
+    @Override
+    protected List<String> schemes() {
+        return List.of("jdbc:postgresql:");
+    }
+
+    @Override
+    public DatabaseAdapter adapter(boolean upsert, Duration opPause, int tables) {
+        return new PostgresAdapter(upsert, opPause, tables);
+    }
+
+    @Override
+    public AcctDialect acct() {
+        return ACCT;
+    }
+
+    @Override
+    public String lockTimeoutSql() {
+        return "set lock_timeout = '5s'";
+    }
+
+    /** pgjdbc counts in seconds (https://jdbc.postgresql.org/documentation/use/#connection-parameters). */
+    @Override
+    public Properties timeouts(Duration timeout) {
+        String secs = String.valueOf(Math.max(1, (timeout.toMillis() + 999) / 1000));
+        Properties p = new Properties();
+        p.setProperty("connectTimeout", secs);
+        p.setProperty("loginTimeout", secs);
+        p.setProperty("socketTimeout", secs);
+        return p;
+    }
+
+    @Override
+    public RunningDatabase startInDocker(Campaign.Database spec, Path logs, int maxClients)
+            throws IOException, InterruptedException {
+        return DockerProvisioner.postgres(spec, logs, maxClients);
+    }
+}
