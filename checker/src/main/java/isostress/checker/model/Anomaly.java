@@ -4,6 +4,7 @@ import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One anomaly found in a history, as data (rendered by the explain package).
@@ -18,15 +19,38 @@ import java.util.List;
  * @param key      the key involved in non-cycle anomalies and lost updates, else null
  * @param premises  the derived orders the cycle uses, each with its justification, or the cases of a case split
  *                  (general histories, where the version order is inferred); empty otherwise
+ * @param keyNames  how the history spells its non-integer keys ({@code :x}, {@code "x"}) by id, so renderers show
+ *                  the input's key and not its id; empty when every key is an integer
  */
 public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level,
-                      List<Txn> txns, List<Step> steps, MicroOp op, Long key, List<Premise> premises) {
+                      List<Txn> txns, List<Step> steps, MicroOp op, Long key, List<Premise> premises,
+                      Map<Long, String> keyNames) {
 
     public Anomaly {
         txns = List.copyOf(txns);
         steps = List.copyOf(steps);
         premises = premises == null ? List.of() : List.copyOf(premises);
+        keyNames = keyNames == null ? Map.of() : Map.copyOf(keyNames);
         if (variant == null) variant = CycleVariant.NONE;
+    }
+
+    /** An anomaly of a history whose keys are all integers. */
+    public Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level, List<Txn> txns,
+                   List<Step> steps, MicroOp op, Long key, List<Premise> premises) {
+        this(type, variant, alias, level, txns, steps, op, key, premises, Map.of());
+    }
+
+    /** This anomaly with the history's key spellings attached (a no-op for integer keys). */
+    public Anomaly withKeyNames(Map<Long, String> names) {
+        if (names.isEmpty()) return this;
+        return new Anomaly(type, variant, alias, level, txns, steps, op, key, premises, names);
+    }
+
+    /** How key {@code id} is spelled in the input ({@code :x}), or its decimal id for integer keys. */
+    public String keyName(Long id) {
+        if (id == null) return "?";
+        String n = keyNames.get(id);
+        return n != null ? n : id.toString();
     }
 
     /** An anomaly that rests on the history's data alone (no premises). */

@@ -1,5 +1,6 @@
 package isostress.checker.model;
 
+import static isostress.checker.model.IsolationLevel.LINEARIZABLE;
 import static isostress.checker.model.IsolationLevel.READ_COMMITTED;
 import static isostress.checker.model.IsolationLevel.SERIALIZABLE;
 import static isostress.checker.model.IsolationLevel.SNAPSHOT_ISOLATION;
@@ -37,7 +38,12 @@ public enum AnomalyType {
     /** A list read holding the same element twice, though each element is appended once (Elle). */
     DUPLICATE_ELEMENTS("duplicate-elements", false, READ_COMMITTED),
     /** A committed append ordered after an aborted one: the committed write built on an aborted state (Elle). */
-    DIRTY_UPDATE("dirty-update", false, READ_COMMITTED);
+    DIRTY_UPDATE("dirty-update", false, READ_COMMITTED),
+    /**
+     * A register op that no linearization of the history can place before it returns (Herlihy &amp; Wing 1990;
+     * Knossos's {@code :valid? false} with its {@code :op}): single-object histories only.
+     */
+    NONLINEARIZABLE("nonlinearizable", false, LINEARIZABLE);
 
     private final String elleName;
     private final boolean cycle;

@@ -43,7 +43,7 @@ public final class ResultWriter {
         Map<String, Object> s = r.stats();
         sb.append(String.format(Locale.ROOT, "history: %s (%s, %,d transactions: %s ok, %s fail, %s info",
                 file, fmt.cliName(), h.size(), s.get("ok"), s.get("fail"), s.get("info")));
-        if (((Number) s.getOrDefault("info", 0)).intValue() > 0) {
+        if (((Number) s.getOrDefault("info", 0)).intValue() > 0 && s.containsKey("info_counted_committed")) {
             sb.append(", ").append(s.get("info_counted_committed")).append(" of them counted committed");
         }
         if (!h.sideEvents().isEmpty()) {
