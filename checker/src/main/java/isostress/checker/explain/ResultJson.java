@@ -61,7 +61,7 @@ public final class ResultJson {
         o.put("level", a.level().cliName());
         o.put("explanation", Explainer.sentence(a));
         if (a.key() != null) {
-            if (a.keyNames().containsKey(a.key())) o.put("key", a.keyName(a.key())); else o.put("key", a.key());
+            if (a.keyNames().containsKey(a.key())) o.put("key", jsonKey(a.keyName(a.key()))); else o.put("key", a.key());
         }
         if (a.op() != null) o.set("op", op(a.op(), a.keyNames()));
         ArrayNode txns = o.putArray("txns");
@@ -85,7 +85,7 @@ public final class ResultJson {
             so.put("to", s.to());
             so.put("kind", s.kind().shortName());
             if (s.key() != null) {
-                if (keyNames.containsKey(s.key())) so.put("key", keyNames.get(s.key())); else so.put("key", s.key());
+                if (keyNames.containsKey(s.key())) so.put("key", jsonKey(keyNames.get(s.key()))); else so.put("key", s.key());
                 if (s.value() == null) so.putNull("value"); else so.put("value", s.value());
                 if (s.nextValue() != null) so.put("next_value", s.nextValue());
                 if (s.initialValue()) so.put("initial", true);
@@ -113,10 +113,16 @@ public final class ResultJson {
         return o;
     }
 
+    /** A non-integer key as a JSON string: {@code :x} stays {@code ":x"}, a string key {@code "x"} becomes "x". */
+    private static String jsonKey(String spelling) {
+        return spelling.length() >= 2 && spelling.startsWith("\"") && spelling.endsWith("\"")
+                ? spelling.substring(1, spelling.length() - 1) : spelling;
+    }
+
     private static ArrayNode op(MicroOp m, java.util.Map<Long, String> keyNames) {
         ArrayNode a = MAPPER.createArrayNode();
         a.add(m.function());
-        if (keyNames.containsKey(m.key())) a.add(keyNames.get(m.key())); else a.add(m.key());
+        if (keyNames.containsKey(m.key())) a.add(jsonKey(keyNames.get(m.key()))); else a.add(m.key());
         if (m instanceof MicroOp.Read) {
             Long v = ((MicroOp.Read) m).value();
             if (v == null) a.addNull(); else a.add(v);

@@ -48,7 +48,7 @@ final class KeyDictionary {
 
     /** The id of integer key {@code k}: {@code k} itself. */
     long id(long k, int line) {
-        if (k < next) collision(line);
+        if (k < next) collision(line, k);
         if (k < lowestInteger) lowestInteger = k;
         return k;
     }
@@ -62,7 +62,7 @@ final class KeyDictionary {
     long id(Object key, String name, int line) {
         Long id = ids.get(key);
         if (id != null) return id;
-        if (next >= lowestInteger) collision(line);
+        if (next >= lowestInteger) collision(line, lowestInteger);
         long n = next++;
         ids.put(key, n);
         names.put(n, name);
@@ -88,8 +88,8 @@ final class KeyDictionary {
         return Map.copyOf(names);
     }
 
-    private void collision(int line) {
-        throw new InputException(source, line, "integer keys as low as " + Math.min(lowestInteger, next)
-                + " and non-integer keys in one history are not supported (their ids would collide)");
+    private void collision(int line, long integerKey) {
+        throw new InputException(source, line, "integer key " + integerKey + " and non-integer keys in one history "
+                + "are not supported (their ids would collide)");
     }
 }
