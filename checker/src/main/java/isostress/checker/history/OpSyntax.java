@@ -22,7 +22,7 @@ enum OpSyntax {
      * Jepsen records them.
      */
     void appendOp(StringBuilder sb, History h, int o, boolean completion) {
-        long k = h.opKey(o);
+        String k = key(h, h.opKey(o));
         sb.append('[');
         switch (h.opKind(o)) {
             case History.READ:
@@ -65,6 +65,15 @@ enum OpSyntax {
             appendOp(sb, h, o, completion);
         }
         sb.append(']');
+    }
+
+    /**
+     * A key as written: integers as themselves, other keys as the input spelled them ({@link History#keyName}); in
+     * JSON an EDN keyword becomes the string {@code ":x"}, JSON having no keywords.
+     */
+    private String key(History h, long id) {
+        String n = h.keyName(id);
+        return this == JSON && n.startsWith(":") ? "\"" + n + "\"" : n;
     }
 
     private StringBuilder fn(StringBuilder sb, String name) {
