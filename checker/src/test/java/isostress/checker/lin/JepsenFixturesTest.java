@@ -90,6 +90,18 @@ class JepsenFixturesTest {
     }
 
     @Test
+    void keywordKeysSurviveAnEdnRoundTrip() throws Exception {
+        History h = HistoryFormat.EDN.read(DIR.resolve("elle-rw-register-keywords-bad.edn"));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        HistoryFormat.EDN.write(h, out);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("[:w :x 1] [:w :y 1]"), text);
+        History back = edn(text);
+        assertEquals(h.keyName(h.opKey(0)), back.keyName(back.opKey(0)));
+        assertEquals(Checker.check(h).verdict(), Checker.check(back).verdict());
+    }
+
+    @Test
     void badRegisterOpsGetOneSentence() {
         assertMessage("{:index 0, :type :invoke, :process 0, :f :write, :value :a}\n",
                 "h.edn:1: :write value must be an integer, got :a (register values are integers)");
