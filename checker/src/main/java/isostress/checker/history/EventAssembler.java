@@ -167,7 +167,8 @@ final class EventAssembler {
         });
         pending.clear();
         if (shape == RegisterOp.Form.PLAIN) keys.namePlainRegister();
-        builder.keyNames(keys.names()).registerOps(shape instanceof RegisterOp.Form);
+        builder.keyNames(keys.names()).registerOps(shape instanceof RegisterOp.Form)
+                .independentRegisters(shape == RegisterOp.Form.INDEPENDENT);
         return builder.build();
     }
 

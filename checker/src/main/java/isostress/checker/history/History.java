@@ -44,7 +44,7 @@ public final class History implements Iterable<Txn> {
     private final long[] listValues;
     private final List<SideEvent> sideEvents;
     private final java.util.Map<Long, String> keyNames;
-    private final boolean registerOps;
+    private final boolean registerOps, independentRegisters;
 
     private History(Builder b) {
         source = b.source;
@@ -72,6 +72,7 @@ public final class History implements Iterable<Txn> {
         sideEvents = List.copyOf(b.sideEvents);
         keyNames = java.util.Map.copyOf(b.keyNames);
         registerOps = b.registerOps;
+        independentRegisters = b.independentRegisters;
     }
 
     /**
@@ -92,6 +93,9 @@ public final class History implements Iterable<Txn> {
      * micro-op, values need not be unique, and linearizability is what is checked.
      */
     public boolean registerOps() { return registerOps; }
+
+    /** True for register ops in jepsen.independent's form ({@code :value [key v]}); false for one plain register. */
+    public boolean independentRegisters() { return independentRegisters; }
 
     /** Where the history came from (a file name), or null. */
     public String source() { return source; }
@@ -258,13 +262,16 @@ public final class History implements Iterable<Txn> {
         public Builder sideEvent(SideEvent e) { sideEvents.add(e); return this; }
 
         private java.util.Map<Long, String> keyNames = java.util.Map.of();
-        private boolean registerOps;
+        private boolean registerOps, independentRegisters;
 
         /** Spellings of non-integer keys by id (see {@link History#keyName}). */
         public Builder keyNames(java.util.Map<Long, String> names) { this.keyNames = names; return this; }
 
         /** Marks a history of single-object register operations (see {@link History#registerOps}). */
         public Builder registerOps(boolean on) { this.registerOps = on; return this; }
+
+        /** Register ops written as jepsen.independent tuples (see {@link History#independentRegisters}). */
+        public Builder independentRegisters(boolean on) { this.independentRegisters = on; return this; }
 
         /** Number of transactions begun so far. */
         public int size() { return size; }

@@ -57,6 +57,32 @@ enum OpSyntax {
         sb.append(']');
     }
 
+    /**
+     * Appends {@code , :f :read, :value 3} (EDN) or {@code ,"f":"read","value":3} (JSON) for transaction {@code t} of a
+     * {@link History#registerOps()} history: Knossos's form, or jepsen.independent's {@code [key v]} tuple. Reads
+     * carry no value in an invocation.
+     */
+    void appendRegisterOp(StringBuilder sb, History h, int t, boolean completion) {
+        int o = h.firstOp(t);
+        String f = h.opKind(o) == History.READ ? "read" : h.opKind(o) == History.WRITE ? "write" : "cas";
+        if (this == EDN) sb.append(", :f :").append(f).append(", :value ");
+        else sb.append(",\"f\":\"").append(f).append("\",\"value\":");
+        if (h.independentRegisters()) sb.append('[').append(key(h, h.opKey(o))).append(sep);
+        switch (h.opKind(o)) {
+            case History.READ:
+                if (!completion || h.opValueNull(o)) sb.append(nil); else sb.append(h.opValue(o));
+                break;
+            case History.WRITE:
+                sb.append(h.opValue(o));
+                break;
+            default:
+                sb.append('[');
+                if (h.opValueNull(o)) sb.append(nil); else sb.append(h.opValue(o));
+                sb.append(sep).append(h.casNew(o)).append(']');
+        }
+        if (h.independentRegisters()) sb.append(']');
+    }
+
     /** Appends the transaction's ops, separated. */
     void appendOps(StringBuilder sb, History h, int t, boolean completion) {
         sb.append('[');
