@@ -72,6 +72,18 @@ class JepsenFixturesTest {
     }
 
     @Test
+    void searchBudgetGivesUnknownNotAGuess() throws Exception {
+        History h = HistoryFormat.EDN.read(DIR.resolve("cas-register-ok.edn"));
+        Result r = Checker.check(h, Checker.defaultLevels(h), CheckOptions.DEFAULTS.withSearchBudget(3));
+        assertEquals(Verdict.UNKNOWN, r.verdict());
+        assertTrue(r.level(IsolationLevel.LINEARIZABLE).reason().startsWith("search budget of 3 steps exhausted"),
+                r.level(IsolationLevel.LINEARIZABLE).reason());
+        Result full = Checker.check(h, Checker.defaultLevels(h), CheckOptions.DEFAULTS);
+        assertEquals(Verdict.VALID, full.verdict());
+        assertTrue((Long) full.stats().get("search_steps") > 3, full.stats().toString());
+    }
+
+    @Test
     void keysOfAnyScalarType() throws Exception {
         // Keyword, string, boolean, float and integer keys are distinct keys of one history.
         History h = edn("{:index 0, :type :invoke, :process 0, :f :txn, :value [[:w :x 1] [:w \"x\" 2] [:w true 3] "
