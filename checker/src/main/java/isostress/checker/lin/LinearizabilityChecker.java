@@ -34,9 +34,6 @@ public final class LinearizabilityChecker {
             + "per key (P-compositionality)";
     public static final String SHAPE = "single-register ops (Knossos cas-register model)";
 
-    /** How many of the furthest linearization's last ops a counterexample lists. */
-    static final int SHOWN = 8;
-
     private LinearizabilityChecker() {
     }
 
@@ -98,7 +95,7 @@ public final class LinearizabilityChecker {
     }
 
     /**
-     * The op that cannot be placed first, then the last {@link #SHOWN} ops of the linearization that got furthest (in
+     * The op that cannot be placed first, then the last {@link WglSearch#TAIL} ops of the linearization that got furthest (in
      * order), with the register's value after it; the shortest non-linearizable prefix ends at the op's completion.
      */
     private static Anomaly counterexample(History h, RegisterOps ops, WglSearch.Outcome o) {
@@ -108,9 +105,9 @@ public final class LinearizabilityChecker {
         StringBuilder order = new StringBuilder();
         // Only the linearization's last ops are listed: on a long history the whole order would bury the point.
         int[] lin = o.linearized();
-        int from = Math.max(0, lin.length - SHOWN);
-        if (from > 0) order.append("(").append(from).append(" earlier ops)");
-        for (int k = from; k < lin.length; k++) {
+        int earlier = o.linearizedCount() - lin.length;
+        if (earlier > 0) order.append("(").append(earlier).append(" earlier ops)");
+        for (int k = 0; k < lin.length; k++) {
             int i = lin[k];
             Txn t = h.txn(ops.txn[i]);
             txns.add(t);

@@ -34,9 +34,18 @@ import java.util.Set;
  * concurrency is bounded. {@code budget} caps the walk's steps; past it the answer is unknown.
  */
 final class WglSearch {
-    /** What the search found for one register. */
-    record Outcome(Kind kind, long steps, int blockedOp, int[] linearized, int stateBefore, long prefixEnd) {
+    /**
+     * What the search found for one register.
+     *
+     * @param linearized      the last (at most {@link #TAIL}) ops of the furthest linearization, in order
+     * @param linearizedCount how many ops that linearization holds in all
+     */
+    record Outcome(Kind kind, long steps, int blockedOp, int[] linearized, int linearizedCount, int stateBefore,
+                   long prefixEnd) {
     }
+
+    /** How many of the furthest linearization's last ops are kept for the counterexample. */
+    static final int TAIL = 8;
 
     enum Kind { LINEARIZABLE, NOT_LINEARIZABLE, BUDGET_EXHAUSTED }
 
@@ -96,59 +105,82 @@ final class WglSearch {
         int depth = 0;
         int state = ops.initial;
         int[] succ = new int[2];
-        int bestRank = -1, bestOp = -1, bestState = 0;
-        int[] bestLinearized = new int[0];
+        int bestRank = -1, bestOp = -1, bestState = 0, bestDepth = 0;
+        int[] bestTail = new int[0];
         long steps = 0;
         int entry = next[head];
         int startAlt = 0;
         while (next[head] != -1) {
-            if (++steps > budget) return new Outcome(Kind.BUDGET_EXHAUSTED, steps, -1, null, 0, -1);
+            if (++steps > budget) return new Outcome(Kind.BUDGET_EXHAUSTED, steps, -1, null, 0, 0, -1);
             if (isCall[entry]) {
                 int i = opOf[entry];
                 int k = ops.next(i, state, succ);
                 boolean placed = false;
+                linearized[i >>> 6] |= 1L << i;
+                if ((i >>> 6) > highHint) highHint = i >>> 6;
                 for (int alt = startAlt; alt < k && !placed; alt++) {
-                    long[] lin = linearized.clone();
-                    lin[i >>> 6] |= 1L << i;
-                    if (cache.add(new CacheKey(lin, succ[alt]))) {
+                    if (cache.add(key(linearized, succ[alt]))) {
                         frameEvent[depth] = entry;
                         frameState[depth] = state;
                         frameAlt[depth] = alt;
                         depth++;
                         state = succ[alt];
-                        linearized = lin;
                         lift(entry);
                         placed = true;
                     }
                 }
+                if (!placed) clear(linearized, i);
                 startAlt = 0;
                 entry = placed ? next[head] : next[entry];
             } else {
-                // A return whose op is not linearized: it cannot wait any longer.
+                // A return whose op is not linearized: it cannot wait any longer. Only the linearization's last
+                // ops are kept (all a counterexample shows): copying it all at each new furthest point is O(n^2).
                 if (rank[entry] > bestRank) {
                     bestRank = rank[entry];
                     bestOp = opOf[entry];
                     bestState = state;
-                    bestLinearized = new int[depth];
-                    for (int d = 0; d < depth; d++) bestLinearized[d] = opOf[frameEvent[d]];
+                    bestDepth = depth;
+                    bestTail = new int[Math.min(depth, TAIL)];
+                    for (int d = 0; d < bestTail.length; d++) bestTail[d] = opOf[frameEvent[depth - bestTail.length + d]];
                 }
                 if (depth == 0) {
-                    return new Outcome(Kind.NOT_LINEARIZABLE, steps, bestOp, bestLinearized, bestState,
+                    return new Outcome(Kind.NOT_LINEARIZABLE, steps, bestOp, bestTail, bestDepth, bestState,
                             ops.ret[bestOp]);
                 }
                 depth--;
                 int e = frameEvent[depth];
                 state = frameState[depth];
-                int i = opOf[e];
-                linearized = linearized.clone();
-                linearized[i >>> 6] &= ~(1L << i);
+                clear(linearized, opOf[e]);
                 unlift(e);
                 // Try the op's other successor state (info ops) before moving past it.
                 entry = e;
                 startAlt = frameAlt[depth] + 1;
             }
         }
-        return new Outcome(Kind.LINEARIZABLE, steps, -1, null, state, -1);
+        return new Outcome(Kind.LINEARIZABLE, steps, -1, null, 0, state, -1);
+    }
+
+    /*
+     * The cache key is the linearized set in a compact form: ops are numbered in invocation order and the search
+     * linearizes them roughly in that order, so the set is "every op below some point, then a window of bits". The
+     * key keeps the first word that is not all ones (lo), and the words from it to the last non-zero word: O(window)
+     * instead of O(n) per entry (an n-bit set per entry took 5.6 GB on a 100,000-op history). lowHint/highHint are
+     * bounds kept across steps so finding lo and the last word does not rescan the set.
+     */
+    private int lowHint, highHint;
+
+    private CacheKey key(long[] set, int state) {
+        while (lowHint < set.length && set[lowHint] == -1L) lowHint++;
+        int hi = Math.min(highHint, set.length - 1);
+        while (hi > lowHint && set[hi] == 0) hi--;
+        highHint = hi;
+        int len = hi >= lowHint && lowHint < set.length && set[hi] != 0 ? hi - lowHint + 1 : 0;
+        return new CacheKey(lowHint, Arrays.copyOfRange(set, lowHint, lowHint + len), state);
+    }
+
+    private void clear(long[] set, int i) {
+        set[i >>> 6] &= ~(1L << i);
+        if ((i >>> 6) < lowHint) lowHint = i >>> 6;
     }
 
     private void lift(int call) {
@@ -169,20 +201,24 @@ final class WglSearch {
 
     /** A cache entry [2]: which ops are linearized and the register's value after them. */
     private static final class CacheKey {
+        final int lo;
         final long[] bits;
         final int state;
         final int hash;
 
-        CacheKey(long[] bits, int state) {
+        CacheKey(int lo, long[] bits, int state) {
+            this.lo = lo;
             this.bits = bits;
             this.state = state;
-            this.hash = Arrays.hashCode(bits) * 31 + state;
+            this.hash = (Arrays.hashCode(bits) * 31 + lo) * 31 + state;
         }
 
         @Override public int hashCode() { return hash; }
 
         @Override public boolean equals(Object o) {
-            return o instanceof CacheKey && ((CacheKey) o).state == state && Arrays.equals(((CacheKey) o).bits, bits);
+            if (!(o instanceof CacheKey)) return false;
+            CacheKey k = (CacheKey) o;
+            return k.state == state && k.lo == lo && Arrays.equals(k.bits, bits);
         }
     }
 }
