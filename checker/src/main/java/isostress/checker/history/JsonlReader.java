@@ -22,10 +22,11 @@ import java.util.Map;
  * An optional first line {@code {"type":"header","real-time":false,"initial-default":0,"initial":[["w",1,5]]}}
  * carries what the Jepsen schema cannot: initial values other than absent, and histories without real-time order.
  * Events of the {@code "nemesis"} process (faults) are kept as {@link SideEvent}s and not checked. Any other event
- * must be a client transaction ({@code "f":"txn"} or no {@code f}, an integer or no {@code process}): a single-object
- * operation such as {@code "f":"read"} is refused with a sentence, never skipped, since skipping it would check an
- * empty or partial history and call it valid. Every field is type-checked; unknown fields (Jepsen adds
- * {@code error} and others) are skipped.
+ * must be a client transaction ({@code "f":"txn"} or no {@code f}, an integer or no {@code process}) or, in a
+ * history of them only, a single-register op ({@code "f":"read"}, {@code "write"}, {@code "cas"}: {@link RegisterOp});
+ * any other {@code f} is refused with a sentence, never skipped, since skipping it would check an empty or partial
+ * history and call it valid. Keys may be integers, strings, booleans or floats ({@link KeyDictionary}). Every field
+ * is type-checked; unknown fields (Jepsen adds {@code error} and others) are skipped.
  */
 public final class JsonlReader implements HistoryReader {
     /** Jackson's byte parser; a repeated field is an error, not a silent overwrite. */
