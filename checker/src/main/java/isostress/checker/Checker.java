@@ -7,6 +7,7 @@ import isostress.checker.general.ListAppendIndex;
 import isostress.checker.general.Observations;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.index.RegisterIndex;
+import isostress.checker.lin.LinearizabilityChecker;
 import isostress.checker.mini.MiniChecker;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
@@ -21,7 +22,8 @@ import java.util.List;
  * <p>Mini-transaction histories (every write preceded by a read of its key in the same transaction, unique values)
  * go to the MTC-based checkers ({@link MiniChecker}), which are linear; register histories with blind writes (or
  * info transactions whose writes cannot be placed from their reads) and list-append histories go to the general
- * checker ({@link GeneralChecker}). The result's {@code shape} says which was used. {@code isostress-sql} histories
+ * checker ({@link GeneralChecker}). Histories of single-register operations (Knossos's read/write/cas) go to
+ * {@link LinearizabilityChecker}. The result's {@code shape} says which was used. {@code isostress-sql} histories
  * go to the SQL checker ({@link SqlLevelChecks}). Every history kind enters through
  * {@link #check(CheckInput, List, CheckOptions)} and answers one {@link Result}.
  */
@@ -83,6 +85,7 @@ public final class Checker {
     public static Result check(History history, Collection<IsolationLevel> levels, CheckOptions options) {
         if (levels.isEmpty()) throw new IllegalArgumentException("no level to check");
         long t0 = System.nanoTime();
+        if (history.registerOps()) return LinearizabilityChecker.check(history, levels, options);
         AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
         if (ListAppendIndex.isListHistory(history)) return general(history, anomalies, null, levels, options, t0);
         RegisterIndex m = RegisterIndex.of(history, anomalies);
@@ -128,8 +131,12 @@ public final class Checker {
         return check(history, defaultLevels(history), CheckOptions.DEFAULTS);
     }
 
-    /** Strict serializability when the history has real-time order, serializability otherwise. */
+    /**
+     * Linearizability for single-register op histories; else strict serializability when the history has real-time
+     * order, serializability otherwise.
+     */
     public static List<IsolationLevel> defaultLevels(History history) {
+        if (history.registerOps()) return List.of(IsolationLevel.LINEARIZABLE);
         return List.of(history.realTime() ? IsolationLevel.STRICT_SERIALIZABLE : IsolationLevel.SERIALIZABLE);
     }
 }

@@ -24,11 +24,11 @@ public final class DotRenderer {
         for (Txn t : a.txns()) {
             sb.append("  T").append(t.id()).append(" [label=\"").append(t.label()).append(" (p")
               .append(t.process()).append(", ").append(t.outcome().jepsenName()).append(")\\n")
-              .append(esc(TextRenderer.ops(t.ops()))).append("\"];\n");
+              .append(esc(TextRenderer.ops(t.ops(), a::keyName))).append("\"];\n");
         }
         for (Step s : a.steps()) {
             sb.append("  T").append(s.from()).append(" -> T").append(s.to()).append(" [label=\"")
-              .append(esc(label(s))).append("\", color=").append(color(s.kind()))
+              .append(esc(label(s, a))).append("\", color=").append(color(s.kind()))
               .append(", fontcolor=").append(color(s.kind()));
             if (s.kind() == EdgeKind.CO || s.kind() == EdgeKind.RT) sb.append(", style=dashed");
             sb.append("];\n");
@@ -40,7 +40,7 @@ public final class DotRenderer {
             for (Step s : p.steps()) {
                 if (!drawn.add(s.from() + ">" + s.to() + s.kind())) continue;
                 sb.append("  T").append(s.from()).append(" -> T").append(s.to()).append(" [label=\"")
-                  .append(esc(label(s))).append("\", color=").append(color(s.kind())).append(", fontcolor=")
+                  .append(esc(label(s, a))).append("\", color=").append(color(s.kind())).append(", fontcolor=")
                   .append(color(s.kind())).append(", style=dotted];\n");
             }
         }
@@ -82,12 +82,12 @@ public final class DotRenderer {
         return out.toString();
     }
 
-    private static String label(Step s) {
+    private static String label(Step s, Anomaly a) {
         String k = s.kind().shortName();
         if (s.key() == null) return k;
         String v = s.value() == null ? "nil" : s.value().toString();
-        if (s.nextValue() != null) return k + " " + s.key() + ": " + v + "→" + s.nextValue();
-        return k + " " + s.key() + ": " + v;
+        if (s.nextValue() != null) return k + " " + a.keyName(s.key()) + ": " + v + "→" + s.nextValue();
+        return k + " " + a.keyName(s.key()) + ": " + v;
     }
 
     private static String color(EdgeKind k) {

@@ -26,20 +26,24 @@ public final class Explainer {
         Txn t = a.txns().isEmpty() ? null : a.txns().get(0);
         String reader = t == null ? "?" : t.label();
         MicroOp op = a.op();
-        String read = op == null ? "" : "key " + op.key() + " = " + readValue(op);
+        String read = op == null ? "" : "key " + a.keyName(op.key()) + " = " + readValue(op);
         if (op instanceof MicroOp.ListRead) {
             String listSentence = listSentence(a, reader, op);
             if (listSentence != null) return listSentence;
         }
         switch (a.type()) {
             case INCOMPATIBLE_ORDER:
-                return reader + " read key " + (op == null ? "?" : op.key()) + " = " + (op == null ? "?" : readValue(op))
+                return reader + " read key " + (op == null ? "?" : a.keyName(op.key())) + " = " + (op == null ? "?" : readValue(op))
                         + ", which no single append order explains together with the other reads of the key.";
             case DUPLICATE_ELEMENTS:
                 return reader + " read " + read + ", which holds an element twice although each is appended once.";
+            case NONLINEARIZABLE:
+                return reader + " (" + TextRenderer.ops(t.ops(), a::keyName) + ", " + t.outcome().jepsenName()
+                        + ") cannot be linearized: no legal order of the register's operations places it between "
+                        + "its invocation and its completion.";
             case DIRTY_UPDATE: {
                 Step s = a.steps().get(0);
-                return "T" + s.to() + " appended " + s.nextValue() + " to key " + s.key() + " after T" + s.from()
+                return "T" + s.to() + " appended " + s.nextValue() + " to key " + a.keyName(s.key()) + " after T" + s.from()
                         + "'s append of " + s.value() + ", and T" + s.from() + " aborted: a committed write built on "
                         + "an aborted state.";
             }
@@ -70,7 +74,7 @@ public final class Explainer {
 
     /** Sentences for anomalies of list reads (Elle's list-append), or null for the generic ones. */
     private static String listSentence(Anomaly a, String reader, MicroOp op) {
-        String read = "key " + op.key() + " = " + readValue(op);
+        String read = "key " + a.keyName(op.key()) + " = " + readValue(op);
         Long element = a.steps().isEmpty() ? null : a.steps().get(0).value();
         switch (a.type()) {
             case INCOMPATIBLE_ORDER:
@@ -151,7 +155,7 @@ public final class Explainer {
 
     /** "T1 precedes T2 because ...; ...; so T1 precedes itself: a contradiction." */
     private static String cycle(Anomaly a) {
-        StepExplainer ex = new StepExplainer(txnsById(a));
+        StepExplainer ex = new StepExplainer(txnsById(a), a::keyName);
         StringBuilder sb = new StringBuilder(a.displayName()).append(": ");
         List<Step> steps = a.steps();
         for (int i = 0; i < steps.size(); i++) {

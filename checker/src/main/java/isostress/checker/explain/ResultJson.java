@@ -61,17 +61,19 @@ public final class ResultJson {
         if (a.alias() != null) o.put("alias", a.alias().mtcName());
         if (a.level() != null) o.put("level", a.level().cliName()); else o.put("level", LevelResult.OWN);
         o.put("explanation", Explainer.sentence(a));
-        if (a.key() != null) o.put("key", a.key());
-        if (a.op() != null) o.set("op", op(a.op()));
+        if (a.key() != null) {
+            if (a.keyNames().containsKey(a.key())) o.put("key", jsonKey(a.keyName(a.key()))); else o.put("key", a.key());
+        }
+        if (a.op() != null) o.set("op", op(a.op(), a.keyNames()));
         ArrayNode txns = o.putArray("txns");
-        for (Txn t : a.txns()) txns.add(txn(t));
-        steps(o.putArray("steps"), a.steps());
+        for (Txn t : a.txns()) txns.add(txn(t, a.keyNames()));
+        steps(o.putArray("steps"), a.steps(), a.keyNames());
         if (!a.premises().isEmpty()) {
             ArrayNode ps = o.putArray("premises");
             for (Premise p : a.premises()) {
                 ObjectNode po = ps.addObject();
                 po.put("claim", p.claim());
-                steps(po.putArray("steps"), p.steps());
+                steps(po.putArray("steps"), p.steps(), a.keyNames());
             }
         }
         if (a.argument() != null) o.set("argument", argument(a.argument()));
@@ -93,14 +95,14 @@ public final class ResultJson {
         return o;
     }
 
-    private static void steps(ArrayNode steps, List<Step> list) {
+    private static void steps(ArrayNode steps, List<Step> list, java.util.Map<Long, String> keyNames) {
         for (Step s : list) {
             ObjectNode so = steps.addObject();
             so.put("from", s.from());
             so.put("to", s.to());
             so.put("kind", s.kind().shortName());
             if (s.key() != null) {
-                so.put("key", s.key());
+                if (keyNames.containsKey(s.key())) so.put("key", jsonKey(keyNames.get(s.key()))); else so.put("key", s.key());
                 if (s.value() == null) so.putNull("value"); else so.put("value", s.value());
                 if (s.nextValue() != null) so.put("next_value", s.nextValue());
                 if (s.initialValue()) so.put("initial", true);
@@ -110,6 +112,11 @@ public final class ResultJson {
     }
 
     public static ObjectNode txn(Txn t) {
+        return txn(t, java.util.Map.of());
+    }
+
+    /** @param keyNames the history's non-integer keys by id ({@link Anomaly#keyNames}), written in their place */
+    public static ObjectNode txn(Txn t, java.util.Map<Long, String> keyNames) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("id", t.id());
         o.put("process", t.process());
@@ -119,14 +126,20 @@ public final class ResultJson {
         if (t.line() > 0) o.put("line", t.line());
         if (t.node() != null) o.put("node", t.node());
         ArrayNode ops = o.putArray("ops");
-        for (MicroOp m : t.ops()) ops.add(op(m));
+        for (MicroOp m : t.ops()) ops.add(op(m, keyNames));
         return o;
     }
 
-    private static ArrayNode op(MicroOp m) {
+    /** A non-integer key as a JSON string: {@code :x} stays {@code ":x"}, a string key {@code "x"} becomes "x". */
+    private static String jsonKey(String spelling) {
+        return spelling.length() >= 2 && spelling.startsWith("\"") && spelling.endsWith("\"")
+                ? spelling.substring(1, spelling.length() - 1) : spelling;
+    }
+
+    private static ArrayNode op(MicroOp m, java.util.Map<Long, String> keyNames) {
         ArrayNode a = MAPPER.createArrayNode();
         a.add(m.function());
-        a.add(m.key());
+        if (keyNames.containsKey(m.key())) a.add(jsonKey(keyNames.get(m.key()))); else a.add(m.key());
         if (m instanceof MicroOp.Read) {
             Long v = ((MicroOp.Read) m).value();
             if (v == null) a.addNull(); else a.add(v);

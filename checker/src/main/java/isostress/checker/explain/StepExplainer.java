@@ -13,10 +13,17 @@ import java.util.Map;
  */
 public final class StepExplainer {
     private final Map<Integer, Txn> txns;
+    private final java.util.function.Function<Long, String> keyName;
 
     /** @param txns the anomaly's transactions by id (for processes and event indices) */
     public StepExplainer(Map<Integer, Txn> txns) {
+        this(txns, Object::toString);
+    }
+
+    /** @param keyName how keys are spelled in the input ({@code Anomaly#keyName}) */
+    public StepExplainer(Map<Integer, Txn> txns, java.util.function.Function<Long, String> keyName) {
         this.txns = txns;
+        this.keyName = keyName;
     }
 
     /** "T2 read key 5 = 7, written by T1", and so on for each kind. */
@@ -26,26 +33,26 @@ public final class StepExplainer {
         switch (s.kind()) {
             case WR:
                 if (list) {
-                    return b + "'s read of key " + s.key() + " shows " + s.value() + ", appended by " + a;
+                    return b + "'s read of key " + keyName.apply(s.key()) + " shows " + s.value() + ", appended by " + a;
                 }
-                return b + " read key " + s.key() + " = " + value(s) + ", written by " + a;
+                return b + " read key " + keyName.apply(s.key()) + " = " + value(s) + ", written by " + a;
             case WW:
                 if (list) {
-                    return b + " appended " + s.nextValue() + " to key " + s.key() + " after " + a + "'s "
+                    return b + " appended " + s.nextValue() + " to key " + keyName.apply(s.key()) + " after " + a + "'s "
                             + (s.value() == null ? "append" : s.value());
                 }
                 if (readThenWrote(s.to(), s.key(), s.value())) {
-                    return b + " read key " + s.key() + " = " + value(s) + " from " + a + " and overwrote it with "
+                    return b + " read key " + keyName.apply(s.key()) + " = " + value(s) + " from " + a + " and overwrote it with "
                             + s.nextValue();
                 }
-                return b + " overwrote key " + s.key() + " = " + value(s) + ", written by " + a + ", with "
+                return b + " overwrote key " + keyName.apply(s.key()) + " = " + value(s) + ", written by " + a + ", with "
                         + s.nextValue();
             case RW:
                 if (list) {
-                    return a + " read key " + s.key() + " = " + listValue(s) + ", which " + b + " extended with "
+                    return a + " read key " + keyName.apply(s.key()) + " = " + listValue(s) + ", which " + b + " extended with "
                             + s.nextValue();
                 }
-                return a + " read key " + s.key() + " = " + value(s) + ", which " + b + " overwrote with "
+                return a + " read key " + keyName.apply(s.key()) + " = " + value(s) + ", which " + b + " overwrote with "
                         + s.nextValue();
             case SO: {
                 Txn t = txns.get(s.from());
@@ -61,8 +68,8 @@ public final class StepExplainer {
                 return a + " completed before " + b + " was invoked";
             }
             case CO:
-                return "T" + s.witness() + " observed " + a + " yet read key " + s.key() + " = " + value(s) + " from "
-                        + b + ", and " + a + " also wrote key " + s.key() + ", so " + a + " must commit before " + b;
+                return "T" + s.witness() + " observed " + a + " yet read key " + keyName.apply(s.key()) + " = " + value(s) + " from "
+                        + b + ", and " + a + " also wrote key " + keyName.apply(s.key()) + ", so " + a + " must commit before " + b;
             default:
                 throw new IllegalStateException(s.kind().toString());
         }

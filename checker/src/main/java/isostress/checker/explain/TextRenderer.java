@@ -27,10 +27,10 @@ public final class TextRenderer {
         sb.append(a.displayName()).append(" — violates ").append(a.violates()).append('\n');
         if (a.argument() != null) return argument(sb, a.argument());
         sb.append("Let:\n");
-        for (Txn t : a.txns()) sb.append("  ").append(describe(t, realTime)).append('\n');
+        for (Txn t : a.txns()) sb.append("  ").append(describe(t, realTime, a::keyName)).append('\n');
         List<Step> steps = a.steps();
         if (!steps.isEmpty() && a.type().cycle()) {
-            StepExplainer ex = new StepExplainer(Explainer.txnsById(a));
+            StepExplainer ex = new StepExplainer(Explainer.txnsById(a), a::keyName);
             sb.append("Then:\n");
             for (Step s : steps) {
                 sb.append("  T").append(s.from()).append(" -").append(s.kind().shortName()).append("-> T")
@@ -38,7 +38,7 @@ public final class TextRenderer {
             }
         }
         if (!a.premises().isEmpty()) {
-            StepExplainer ex = new StepExplainer(Explainer.txnsById(a));
+            StepExplainer ex = new StepExplainer(Explainer.txnsById(a), a::keyName);
             for (Premise p : a.premises()) {
                 String claim = Character.toUpperCase(p.claim().charAt(0)) + p.claim().substring(1);
                 sb.append(claim).append(p.steps().isEmpty() ? ".\n" : ":\n");
@@ -72,8 +72,13 @@ public final class TextRenderer {
     }
 
     public static String describe(Txn t, boolean realTime) {
+        return describe(t, realTime, Object::toString);
+    }
+
+    /** @param keyName how keys are spelled ({@link Anomaly#keyName}) */
+    public static String describe(Txn t, boolean realTime, java.util.function.Function<Long, String> keyName) {
         StringBuilder sb = new StringBuilder();
-        sb.append(t.label()).append(" = {").append(ops(t.ops())).append("} (process ").append(t.process())
+        sb.append(t.label()).append(" = {").append(ops(t.ops(), keyName)).append("} (process ").append(t.process())
           .append(", ").append(t.outcome().jepsenName());
         if (realTime && t.invokeIndex() >= 0) {
             sb.append(", events ").append(t.invokeIndex()).append("..")
@@ -86,22 +91,27 @@ public final class TextRenderer {
 
     /** "r 5 nil, w 5 7". */
     public static String ops(List<MicroOp> ops) {
+        return ops(ops, Object::toString);
+    }
+
+    /** @param keyName how keys are spelled ({@link Anomaly#keyName}) */
+    public static String ops(List<MicroOp> ops, java.util.function.Function<Long, String> keyName) {
         StringBuilder sb = new StringBuilder();
         for (MicroOp m : ops) {
             if (sb.length() > 0) sb.append(", ");
             if (m instanceof MicroOp.Read) {
                 Long v = ((MicroOp.Read) m).value();
-                sb.append("r ").append(m.key()).append(' ').append(v == null ? "nil" : v);
+                sb.append("r ").append(keyName.apply(m.key())).append(' ').append(v == null ? "nil" : v);
             } else if (m instanceof MicroOp.Write) {
-                sb.append("w ").append(m.key()).append(' ').append(((MicroOp.Write) m).value());
+                sb.append("w ").append(keyName.apply(m.key())).append(' ').append(((MicroOp.Write) m).value());
             } else if (m instanceof MicroOp.Append) {
-                sb.append("append ").append(m.key()).append(' ').append(((MicroOp.Append) m).value());
+                sb.append("append ").append(keyName.apply(m.key())).append(' ').append(((MicroOp.Append) m).value());
             } else if (m instanceof MicroOp.ListRead) {
                 List<Long> vs = ((MicroOp.ListRead) m).values();
-                sb.append("r ").append(m.key()).append(' ').append(vs == null ? "nil" : vs.toString().replace(",", ""));
+                sb.append("r ").append(keyName.apply(m.key())).append(' ').append(vs == null ? "nil" : vs.toString().replace(",", ""));
             } else {
                 MicroOp.Cas c = (MicroOp.Cas) m;
-                sb.append("cas ").append(m.key()).append(' ').append(c.expected() == null ? "nil" : c.expected())
+                sb.append("cas ").append(keyName.apply(m.key())).append(' ').append(c.expected() == null ? "nil" : c.expected())
                   .append(' ').append(c.newValue());
             }
         }

@@ -18,9 +18,10 @@ import java.util.Map;
  *
  * <p>Ops of {@code :process :nemesis} (Jepsen's faults: {@code :info} ops of {@code :f :start}, {@code :kill},
  * {@code :leave}, ...) are not client transactions: they are kept as {@link SideEvent}s, for writing back, and not
- * checked. Every other op must be a transaction ({@code :f :txn} or no {@code :f}): a single-object op such as
- * Knossos's {@code :f :read}, {@code :write} or {@code :cas} is refused with a sentence, never skipped, since
- * skipping it would check an empty or partial history and call it valid (issue 13).
+ * checked. Every other op must be a transaction ({@code :f :txn} or no {@code :f}) or, in a history of them only,
+ * a single-register op, Knossos's {@code :f :read}, {@code :write} or {@code :cas} ({@link RegisterOp}, issue 14);
+ * any other {@code :f} is refused with a sentence, never skipped, since skipping it would check an empty or partial
+ * history and call it valid (issue 13). Keys may be any scalar: {@code [:w :x 1]} ({@link KeyDictionary}).
  */
 public final class EdnReader implements HistoryReader {
     private static final Keyword INDEX = new Keyword("index"), TYPE = new Keyword("type"),
@@ -57,7 +58,7 @@ public final class EdnReader implements HistoryReader {
             Map<Long, Long> init = new LinkedHashMap<>();
             if (m.get(INITIAL) != null) {
                 OpBuffer b = new OpBuffer();
-                readOps(m.get(INITIAL), b, line, source);
+                readOps(m.get(INITIAL), b, asm.keys, line, source);
                 for (int i = 0; i < b.size; i++) init.put(b.key[i], b.value[i]);
             }
             asm.header(new InitialState(asLong(m.get(INITIAL_DEFAULT), "initial-default", line, source), init),
@@ -80,14 +81,19 @@ public final class EdnReader implements HistoryReader {
             throw new InputException(source, line, ":process must be an integer (a client) or :nemesis, got "
                     + describe(process));
         }
-        if (f != null && !TXN.equals(f)) {
-            throw new InputException(source, line, "operation :f " + describe(f) + " is not a transaction (:f :txn); "
-                    + "isostress checks transactional histories (list-append, rw-register), not single-object "
-                    + "operations such as Knossos's :read, :write and :cas");
-        }
         ops.clear();
-        if (!m.containsKey(VALUE)) throw new InputException(source, line, "missing :value (the transaction's micro-ops)");
-        readOps(m.get(VALUE), ops, line, source);
+        if (f instanceof Keyword && RegisterOp.isRegisterFunction(((Keyword) f).name())) {
+            asm.shape(RegisterOp.read(((Keyword) f).name(), m.get(VALUE), asm.keys, ops, line, source), line);
+        } else if (f != null && !TXN.equals(f)) {
+            throw new InputException(source, line, "operation :f " + describe(f) + " is neither a transaction "
+                    + "(:f :txn) nor a register op (:f :read, :write or :cas)");
+        } else {
+            if (!m.containsKey(VALUE)) {
+                throw new InputException(source, line, "missing :value (the transaction's micro-ops)");
+            }
+            asm.shape("txn", line);
+            readOps(m.get(VALUE), ops, asm.keys, line, source);
+        }
         Long proc = (Long) process;
         long tm = time == null ? -1 : time;
         if (typeName.equals("invoke")) {
@@ -102,7 +108,7 @@ public final class EdnReader implements HistoryReader {
         }
     }
 
-    private static void readOps(Object value, OpBuffer ops, int line, String source) {
+    private static void readOps(Object value, OpBuffer ops, KeyDictionary keys, int line, String source) {
         if (!(value instanceof List)) {
             throw new InputException(source, line, ":value must be a vector of micro-ops, got " + describe(value));
         }
@@ -112,11 +118,7 @@ public final class EdnReader implements HistoryReader {
             }
             List<?> mop = (List<?>) o;
             String fn = ((Keyword) mop.get(0)).name();
-            if (!(mop.get(1) instanceof Long)) {
-                throw new InputException(source, line, "micro-op :" + describe(fn) + ": the key must be an integer, got "
-                        + describe(mop.get(1)));
-            }
-            long key = (Long) mop.get(1);
+            long key = keys.id(mop.get(1), line);
             Object v = mop.get(2);
             switch (fn) {
                 case "r":
@@ -126,20 +128,20 @@ public final class EdnReader implements HistoryReader {
                         ops.listRead(key, false);
                         for (Object e : (List<?>) v) {
                             if (!(e instanceof Long)) {
-                                throw new InputException(source, line, "list read of key " + key
+                                throw new InputException(source, line, "list read of key " + keys.name(key)
                                         + ": elements must be integers, got " + describe(e));
                             }
                             ops.listElement((Long) e);
                         }
                     } else {
-                        throw new InputException(source, line, "read of key " + key
+                        throw new InputException(source, line, "read of key " + keys.name(key)
                                 + ": value must be an integer, a vector or nil, got " + describe(v));
                     }
                     break;
                 case "w":
                 case "append":
                     if (!(v instanceof Long)) {
-                        throw new InputException(source, line, ":" + describe(fn) + " of key " + key
+                        throw new InputException(source, line, ":" + describe(fn) + " of key " + keys.name(key)
                                 + ": value must be an integer, got " + describe(v));
                     }
                     if (fn.equals("w")) ops.write(key, (Long) v); else ops.append(key, (Long) v);
@@ -147,7 +149,7 @@ public final class EdnReader implements HistoryReader {
                 case "cas": {
                     if (!(v instanceof List) || ((List<?>) v).size() != 2 || !(((List<?>) v).get(1) instanceof Long)
                             || !(((List<?>) v).get(0) == null || ((List<?>) v).get(0) instanceof Long)) {
-                        throw new InputException(source, line, ":cas of key " + key
+                        throw new InputException(source, line, ":cas of key " + keys.name(key)
                                 + ": value must be [expected new] with integers, got " + describe(v));
                     }
                     Long exp = (Long) ((List<?>) v).get(0);

@@ -64,8 +64,12 @@ public final class EdnWriter implements HistoryWriter {
               .append(", :process ").append(h.process(t));
             long time = completion ? h.completeTime(t) : h.invokeTime(t);
             if (time >= 0) sb.append(", :time ").append(time);
-            sb.append(", :f :txn, :value ");
-            OpSyntax.EDN.appendOps(sb, h, t, completion);
+            if (h.registerOps()) {
+                OpSyntax.EDN.appendRegisterOp(sb, h, t, completion);
+            } else {
+                sb.append(", :f :txn, :value ");
+                OpSyntax.EDN.appendOps(sb, h, t, completion);
+            }
             if (completion && h.node(t) != null) sb.append(", :node ").append(ednString(h.node(t)));
             if (completion && h.isolation(t) != null) sb.append(", :isolation ").append(ednString(h.isolation(t)));
             sb.append("}\n");

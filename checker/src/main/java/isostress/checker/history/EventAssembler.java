@@ -40,7 +40,36 @@ final class EventAssembler {
 
     EventAssembler(String source) {
         this.source = source;
+        this.keys = new KeyDictionary(source);
         builder.source(source);
+    }
+
+    /** Ids of the history's keys, shared by the reader's micro-op parsing. */
+    final KeyDictionary keys;
+
+    /** What the history's client ops are: transactions, or register ops of one {@link RegisterOp.Form}. */
+    private Object shape;
+    private int shapeLine;
+
+    /**
+     * Records the shape of the op at {@code line}: {@code "txn"} or a {@link RegisterOp.Form}. One history holds one
+     * shape: a transaction among register ops (or a plain register op among independent ones) has no meaning for
+     * either checker, so it is refused rather than checked by half.
+     */
+    void shape(Object s, int line) {
+        if (shape == null) {
+            shape = s;
+            shapeLine = line;
+        } else if (!shape.equals(s)) {
+            throw new InputException(source, line, "this op is " + shapeName(s) + " but the op at line " + shapeLine
+                    + " is " + shapeName(shape) + "; a history holds one kind");
+        }
+    }
+
+    private static String shapeName(Object s) {
+        if (s == RegisterOp.Form.PLAIN) return "a single-register op (:f :read, :write or :cas)";
+        if (s == RegisterOp.Form.INDEPENDENT) return "an independent register op ([key value] tuple)";
+        return "a transaction (:f :txn)";
     }
 
     /** The global index of the next event: the given one, or the event's ordinal when the history has none. */
@@ -137,6 +166,9 @@ final class EventAssembler {
             builder.endTxn();
         });
         pending.clear();
+        if (shape == RegisterOp.Form.PLAIN) keys.namePlainRegister();
+        builder.keyNames(keys.names()).registerOps(shape instanceof RegisterOp.Form)
+                .independentRegisters(shape == RegisterOp.Form.INDEPENDENT);
         return builder.build();
     }
 

@@ -43,6 +43,8 @@ public final class History implements Iterable<Txn> {
     private final int[] listStart;
     private final long[] listValues;
     private final List<SideEvent> sideEvents;
+    private final java.util.Map<Long, String> keyNames;
+    private final boolean registerOps, independentRegisters;
 
     private History(Builder b) {
         source = b.source;
@@ -68,7 +70,32 @@ public final class History implements Iterable<Txn> {
         listStart = Arrays.copyOf(b.listStart, b.lists + 1);
         listValues = Arrays.copyOf(b.listValues, b.listValueCount);
         sideEvents = List.copyOf(b.sideEvents);
+        keyNames = java.util.Map.copyOf(b.keyNames);
+        registerOps = b.registerOps;
+        independentRegisters = b.independentRegisters;
     }
+
+    /**
+     * How key {@code id} is spelled in the input: {@code :x}, {@code "x"}, ... for non-integer keys (see
+     * {@code KeyDictionary}), the decimal id for integer keys.
+     */
+    public String keyName(long id) {
+        String n = keyNames.get(id);
+        return n != null ? n : Long.toString(id);
+    }
+
+    /** Spellings of the non-integer keys by id; empty when every key is an integer. */
+    public java.util.Map<Long, String> keyNames() { return keyNames; }
+
+    /**
+     * True for a history of single-object operations (Jepsen/Knossos {@code :f :read / :write / :cas} on a register,
+     * or on many registers with jepsen.independent's {@code [key value]} tuples): each transaction holds exactly one
+     * micro-op, values need not be unique, and linearizability is what is checked.
+     */
+    public boolean registerOps() { return registerOps; }
+
+    /** True for register ops in jepsen.independent's form ({@code :value [key v]}); false for one plain register. */
+    public boolean independentRegisters() { return independentRegisters; }
 
     /** Where the history came from (a file name), or null. */
     public String source() { return source; }
@@ -233,6 +260,18 @@ public final class History implements Iterable<Txn> {
         public Builder realTime(boolean realTime) { this.realTime = realTime; return this; }
 
         public Builder sideEvent(SideEvent e) { sideEvents.add(e); return this; }
+
+        private java.util.Map<Long, String> keyNames = java.util.Map.of();
+        private boolean registerOps, independentRegisters;
+
+        /** Spellings of non-integer keys by id (see {@link History#keyName}). */
+        public Builder keyNames(java.util.Map<Long, String> names) { this.keyNames = names; return this; }
+
+        /** Marks a history of single-object register operations (see {@link History#registerOps}). */
+        public Builder registerOps(boolean on) { this.registerOps = on; return this; }
+
+        /** Register ops written as jepsen.independent tuples (see {@link History#independentRegisters}). */
+        public Builder independentRegisters(boolean on) { this.independentRegisters = on; return this; }
 
         /** Number of transactions begun so far. */
         public int size() { return size; }

@@ -22,10 +22,11 @@ import java.util.Map;
  * An optional first line {@code {"type":"header","real-time":false,"initial-default":0,"initial":[["w",1,5]]}}
  * carries what the Jepsen schema cannot: initial values other than absent, and histories without real-time order.
  * Events of the {@code "nemesis"} process (faults) are kept as {@link SideEvent}s and not checked. Any other event
- * must be a client transaction ({@code "f":"txn"} or no {@code f}, an integer or no {@code process}): a single-object
- * operation such as {@code "f":"read"} is refused with a sentence, never skipped, since skipping it would check an
- * empty or partial history and call it valid. Every field is type-checked; unknown fields (Jepsen adds
- * {@code error} and others) are skipped.
+ * must be a client transaction ({@code "f":"txn"} or no {@code f}, an integer or no {@code process}) or, in a
+ * history of them only, a single-register op ({@code "f":"read"}, {@code "write"}, {@code "cas"}: {@link RegisterOp});
+ * any other {@code f} is refused with a sentence, never skipped, since skipping it would check an empty or partial
+ * history and call it valid. Keys may be integers, strings, booleans or floats ({@link KeyDictionary}). Every field
+ * is type-checked; unknown fields (Jepsen adds {@code error} and others) are skipped.
  */
 public final class JsonlReader implements HistoryReader {
     /** Jackson's byte parser; a repeated field is an error, not a silent overwrite. */
@@ -141,7 +142,7 @@ public final class JsonlReader implements HistoryReader {
                     break;
                 case "initial": {
                     OpBuffer init = new OpBuffer();
-                    readOps(p, v, init, line, source);
+                    readOps(p, v, init, asm.keys, line, source);
                     initialValues = new LinkedHashMap<>();
                     for (int i = 0; i < init.size; i++) {
                         if (init.kind[i] != History.WRITE) {
@@ -154,7 +155,7 @@ public final class JsonlReader implements HistoryReader {
                 case "value":
                     hasValue = true;
                     if (processSeen && !nemesis && (f == null || "txn".equals(f))) {
-                        readOps(p, v, ops, line, source); // a client transaction's: streamed (the writer's order)
+                        readOps(p, v, ops, asm.keys, line, source); // a client transaction's: streamed (the writer's order)
                     } else {
                         deferredValue = MAPPER.readTree(p); // not yet known to be a transaction's
                     }
@@ -176,15 +177,22 @@ public final class JsonlReader implements HistoryReader {
                     deferredValue == null || deferredValue.isNull() ? null : deferredValue.toString()));
             return;
         }
-        if (f != null && !"txn".equals(f)) {
-            throw new InputException(source, line, "operation \"f\":\"" + EdnParser.abbreviate(f) + "\" is not a "
-                    + "transaction (\"f\":\"txn\"); isostress checks transactional histories (list-append, "
-                    + "rw-register), not single-object operations such as Knossos's read, write and cas");
-        }
-        if (!hasValue) throw new InputException(source, line, "missing \"value\" (the transaction's micro-ops)");
-        if (deferredValue != null) {
-            try (JsonParser tree = deferredValue.traverse()) {
-                readOps(tree, tree.nextToken(), ops, line, source);
+        if (RegisterOp.isRegisterFunction(f)) {
+            if (hasValue && deferredValue == null) {
+                throw new InputException(source, line, "\"f\":\"" + f + "\" must come before \"value\" "
+                        + "(the value was read as a transaction's micro-ops)");
+            }
+            asm.shape(RegisterOp.read(f, plain(deferredValue, line, source), asm.keys, ops, line, source), line);
+        } else if (f != null && !"txn".equals(f)) {
+            throw new InputException(source, line, "operation \"f\":\"" + EdnParser.abbreviate(f) + "\" is neither a "
+                    + "transaction (\"f\":\"txn\") nor a register op (\"read\", \"write\" or \"cas\")");
+        } else {
+            if (!hasValue) throw new InputException(source, line, "missing \"value\" (the transaction's micro-ops)");
+            asm.shape("txn", line);
+            if (deferredValue != null) {
+                try (JsonParser tree = deferredValue.traverse()) {
+                    readOps(tree, tree.nextToken(), ops, asm.keys, line, source);
+                }
             }
         }
         if ("invoke".equals(type)) {
@@ -200,7 +208,8 @@ public final class JsonlReader implements HistoryReader {
     }
 
     /** Reads {@code [["r",k,v], ["w",k,v], ["append",k,v], ["r",k,[..]], ["cas",k,[e,n]], ...]}. */
-    static void readOps(JsonParser p, JsonToken start, OpBuffer ops, int line, String source) throws IOException {
+    static void readOps(JsonParser p, JsonToken start, OpBuffer ops, KeyDictionary keys, int line, String source)
+            throws IOException {
         if (start != JsonToken.START_ARRAY) {
             throw new InputException(source, line, "\"value\" must be a list of micro-ops, got " + describe(p));
         }
@@ -215,11 +224,16 @@ public final class JsonlReader implements HistoryReader {
                         + "\"append\" or \"cas\"), got " + describe(p));
             }
             String fn = p.getText();
-            if (nextToken(p, source) != JsonToken.VALUE_NUMBER_INT) {
-                throw new InputException(source, line, "micro-op \"" + fn + "\": the key must be an integer, got "
-                        + describe(p));
+            JsonToken k = nextToken(p, source);
+            long key;
+            if (k == JsonToken.VALUE_NUMBER_INT) key = keys.id(int64(p, "key", line, source), line);
+            else if (k == JsonToken.VALUE_STRING) key = keys.id(p.getText(), line);
+            else if (k == JsonToken.VALUE_TRUE || k == JsonToken.VALUE_FALSE) key = keys.id(k == JsonToken.VALUE_TRUE, line);
+            else if (k == JsonToken.VALUE_NUMBER_FLOAT) key = keys.id(p.getDoubleValue(), line);
+            else {
+                throw new InputException(source, line, "micro-op \"" + fn + "\": the key must be a scalar (integer, "
+                        + "string, boolean or float), got " + describe(p));
             }
-            long key = int64(p, "key", line, source);
             JsonToken v = nextToken(p, source);
             switch (fn) {
                 case "r":
@@ -230,20 +244,20 @@ public final class JsonlReader implements HistoryReader {
                         JsonToken e;
                         while ((e = nextToken(p, source)) != JsonToken.END_ARRAY) {
                             if (e != JsonToken.VALUE_NUMBER_INT) {
-                                throw new InputException(source, line, "list read of key " + key
+                                throw new InputException(source, line, "list read of key " + keys.name(key)
                                         + ": elements must be integers, got " + describe(p));
                             }
                             ops.listElement(int64(p, "element", line, source));
                         }
                     } else {
-                        throw new InputException(source, line, "read of key " + key
+                        throw new InputException(source, line, "read of key " + keys.name(key)
                                 + ": value must be an integer, a list or null, got " + describe(p));
                     }
                     break;
                 case "w":
                 case "append":
                     if (v != JsonToken.VALUE_NUMBER_INT) {
-                        throw new InputException(source, line, "\"" + fn + "\" of key " + key
+                        throw new InputException(source, line, "\"" + fn + "\" of key " + keys.name(key)
                                 + ": value must be an integer, got " + describe(p));
                     }
                     long value = int64(p, "value", line, source);
@@ -251,23 +265,23 @@ public final class JsonlReader implements HistoryReader {
                     break;
                 case "cas": {
                     if (v != JsonToken.START_ARRAY) {
-                        throw new InputException(source, line, "cas of key " + key
+                        throw new InputException(source, line, "cas of key " + keys.name(key)
                                 + ": value must be [expected, new], got " + describe(p));
                     }
                     JsonToken e = nextToken(p, source);
                     boolean expNull = e == JsonToken.VALUE_NULL;
                     if (!expNull && e != JsonToken.VALUE_NUMBER_INT) {
-                        throw new InputException(source, line, "cas of key " + key
+                        throw new InputException(source, line, "cas of key " + keys.name(key)
                                 + ": expected value must be an integer or null, got " + describe(p));
                     }
                     long exp = expNull ? 0 : int64(p, "expected value", line, source);
                     if (nextToken(p, source) != JsonToken.VALUE_NUMBER_INT) {
-                        throw new InputException(source, line, "cas of key " + key
+                        throw new InputException(source, line, "cas of key " + keys.name(key)
                                 + ": new value must be an integer, got " + describe(p));
                     }
                     long nv = int64(p, "new value", line, source);
                     if (nextToken(p, source) != JsonToken.END_ARRAY) {
-                        throw new InputException(source, line, "cas of key " + key + ": value must be [expected, new]");
+                        throw new InputException(source, line, "cas of key " + keys.name(key) + ": value must be [expected, new]");
                     }
                     ops.cas(key, exp, expNull, nv);
                     break;
@@ -280,6 +294,28 @@ public final class JsonlReader implements HistoryReader {
                 throw new InputException(source, line, "micro-op \"" + fn + "\" has more than [f, key, value]");
             }
         }
+    }
+
+    /** A register op's JSON value as the plain objects {@link RegisterOp} reads (Long, Double, String, List...). */
+    private static Object plain(JsonNode n, int line, String source) {
+        if (n == null || n.isNull()) return null;
+        if (n.isIntegralNumber()) {
+            if (!n.canConvertToLong()) {
+                throw new InputException(source, line, "\"value\" " + EdnParser.abbreviate(n.asText())
+                        + " does not fit in 64 bits");
+            }
+            return n.longValue();
+        }
+        if (n.isNumber()) return n.doubleValue();
+        if (n.isTextual()) return n.textValue();
+        if (n.isBoolean()) return n.booleanValue();
+        if (n.isArray()) {
+            java.util.List<Object> l = new java.util.ArrayList<>();
+            for (JsonNode e : n) l.add(plain(e, line, source));
+            return l;
+        }
+        throw new InputException(source, line, "a register op's \"value\" must be a value, [old, new] or "
+                + "[key, value], got an object");
     }
 
     private static long longField(JsonParser p, JsonToken v, String name, int line, String source) throws IOException {

@@ -64,8 +64,12 @@ public final class JsonlWriter implements HistoryWriter {
             sb.append("{\"index\":").append(index).append(",\"type\":\"").append(type)
               .append("\",\"process\":").append(h.process(t));
             if (time >= 0) sb.append(",\"time\":").append(time);
-            sb.append(",\"f\":\"txn\",\"value\":");
-            OpSyntax.JSON.appendOps(sb, h, t, completion);
+            if (h.registerOps()) {
+                OpSyntax.JSON.appendRegisterOp(sb, h, t, completion);
+            } else {
+                sb.append(",\"f\":\"txn\",\"value\":");
+                OpSyntax.JSON.appendOps(sb, h, t, completion);
+            }
             if (completion && h.node(t) != null) {
                 sb.append(",\"node\":");
                 quote(sb, h.node(t));

@@ -22,7 +22,7 @@ enum OpSyntax {
      * Jepsen records them.
      */
     void appendOp(StringBuilder sb, History h, int o, boolean completion) {
-        long k = h.opKey(o);
+        String k = key(h, h.opKey(o));
         sb.append('[');
         switch (h.opKind(o)) {
             case History.READ:
@@ -57,6 +57,32 @@ enum OpSyntax {
         sb.append(']');
     }
 
+    /**
+     * Appends {@code , :f :read, :value 3} (EDN) or {@code ,"f":"read","value":3} (JSON) for transaction {@code t} of a
+     * {@link History#registerOps()} history: Knossos's form, or jepsen.independent's {@code [key v]} tuple. Reads
+     * carry no value in an invocation.
+     */
+    void appendRegisterOp(StringBuilder sb, History h, int t, boolean completion) {
+        int o = h.firstOp(t);
+        String f = h.opKind(o) == History.READ ? "read" : h.opKind(o) == History.WRITE ? "write" : "cas";
+        if (this == EDN) sb.append(", :f :").append(f).append(", :value ");
+        else sb.append(",\"f\":\"").append(f).append("\",\"value\":");
+        if (h.independentRegisters()) sb.append('[').append(key(h, h.opKey(o))).append(sep);
+        switch (h.opKind(o)) {
+            case History.READ:
+                if (!completion || h.opValueNull(o)) sb.append(nil); else sb.append(h.opValue(o));
+                break;
+            case History.WRITE:
+                sb.append(h.opValue(o));
+                break;
+            default:
+                sb.append('[');
+                if (h.opValueNull(o)) sb.append(nil); else sb.append(h.opValue(o));
+                sb.append(sep).append(h.casNew(o)).append(']');
+        }
+        if (h.independentRegisters()) sb.append(']');
+    }
+
     /** Appends the transaction's ops, separated. */
     void appendOps(StringBuilder sb, History h, int t, boolean completion) {
         sb.append('[');
@@ -65,6 +91,15 @@ enum OpSyntax {
             appendOp(sb, h, o, completion);
         }
         sb.append(']');
+    }
+
+    /**
+     * A key as written: integers as themselves, other keys as the input spelled them ({@link History#keyName}); in
+     * JSON an EDN keyword becomes the string {@code ":x"}, JSON having no keywords.
+     */
+    private String key(History h, long id) {
+        String n = h.keyName(id);
+        return this == JSON && n.startsWith(":") ? "\"" + n + "\"" : n;
     }
 
     private StringBuilder fn(StringBuilder sb, String name) {

@@ -60,6 +60,7 @@ public final class AnomalyLog {
 
     /** Adds an anomaly; returns false when it was only counted (over the limit or a duplicate cycle). */
     public boolean add(Anomaly a) {
+        a = a.withKeyNames(h.keyNames());
         if (!a.steps().isEmpty()) {
             // The same cycle may be found by several level checks; list it once.
             Set<Integer> members = new LinkedHashSet<>();
@@ -105,7 +106,7 @@ public final class AnomalyLog {
         txns.add(h.txn(t));
         for (int o : others) txns.add(h.txn(o));
         listed.set(listed.size() - 1, new Anomaly(type, CycleVariant.NONE, alias, alias.level(), txns, steps,
-                h.op(op), h.opKey(op)));
+                h.op(op), h.opKey(op)).withKeyNames(h.keyNames()));
     }
 
     /**

@@ -4,6 +4,7 @@ import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One anomaly found in a history, as data (rendered by the explain package).
@@ -19,30 +20,34 @@ import java.util.List;
  * @param premises  the derived orders the cycle uses, each with its justification, or the cases of a case split
  *                  (general histories, where the version order is inferred); empty otherwise
  * @param argument  SQL histories: the counterexample in sentences (txns and steps are then empty); else null
+ * @param keyNames  how the history spells its non-integer keys ({@code :x}, {@code "x"}) by id, so renderers show
+ *                  the input's key and not its id; empty when every key is an integer
  *
  * <p>{@code level} is null for an SQL history checked at its transactions' own levels: no single level is violated,
  * the mix is.
  */
 public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level,
                       List<Txn> txns, List<Step> steps, MicroOp op, Long key, List<Premise> premises,
-                      Argument argument) {
+                      Argument argument, Map<Long, String> keyNames) {
 
     public Anomaly {
         txns = List.copyOf(txns);
         steps = List.copyOf(steps);
         premises = premises == null ? List.of() : List.copyOf(premises);
+        keyNames = keyNames == null ? Map.of() : Map.copyOf(keyNames);
         if (variant == null) variant = CycleVariant.NONE;
     }
 
     /** A key-value anomaly (no argument in sentences). */
     public Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level, List<Txn> txns,
                    List<Step> steps, MicroOp op, Long key, List<Premise> premises) {
-        this(type, variant, alias, level, txns, steps, op, key, premises, null);
+        this(type, variant, alias, level, txns, steps, op, key, premises, null, Map.of());
     }
 
     /** An SQL history's counterexample: its argument, at {@code level} (null: the transactions' own levels). */
     public static Anomaly of(AnomalyType type, IsolationLevel level, Argument argument) {
-        return new Anomaly(type, CycleVariant.NONE, null, level, List.of(), List.of(), null, null, List.of(), argument);
+        return new Anomaly(type, CycleVariant.NONE, null, level, List.of(), List.of(), null, null, List.of(), argument,
+                Map.of());
     }
 
     /** "snapshot-isolation", or "the transactions' own levels" for an SQL history's mixed-level check. */
@@ -53,6 +58,19 @@ public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, 
     /** True when a graph can be drawn: a cycle's steps, or an SQL commit-order cycle. */
     public boolean hasGraph() {
         return !steps.isEmpty() || argument != null && !argument.cycle().isEmpty();
+    }
+
+    /** This anomaly with the history's key spellings attached (a no-op for integer keys). */
+    public Anomaly withKeyNames(Map<Long, String> names) {
+        if (names.isEmpty()) return this;
+        return new Anomaly(type, variant, alias, level, txns, steps, op, key, premises, argument, names);
+    }
+
+    /** How key {@code id} is spelled in the input ({@code :x}), or its decimal id for integer keys. */
+    public String keyName(Long id) {
+        if (id == null) return "?";
+        String n = keyNames.get(id);
+        return n != null ? n : id.toString();
     }
 
     /** An anomaly that rests on the history's data alone (no premises). */

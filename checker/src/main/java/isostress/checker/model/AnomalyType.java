@@ -1,5 +1,6 @@
 package isostress.checker.model;
 
+import static isostress.checker.model.IsolationLevel.LINEARIZABLE;
 import static isostress.checker.model.IsolationLevel.READ_COMMITTED;
 import static isostress.checker.model.IsolationLevel.SERIALIZABLE;
 import static isostress.checker.model.IsolationLevel.SNAPSHOT_ISOLATION;
@@ -48,7 +49,12 @@ public enum AnomalyType {
     /** A predicate read did not return a row that every version it could have seen matches. */
     MISSED_ROW("missed-row", false, READ_COMMITTED),
     /** No choice of versions for the rows predicate reads skipped admits a commit order (CAV 2025 Alg. 3, 4). */
-    NO_COMMIT_ORDER("no-commit-order", false, READ_COMMITTED);
+    NO_COMMIT_ORDER("no-commit-order", false, READ_COMMITTED),
+    /**
+     * A register op that no linearization of the history can place before it returns (Herlihy &amp; Wing 1990;
+     * Knossos's {@code :valid? false} with its {@code :op}): single-object histories only.
+     */
+    NONLINEARIZABLE("nonlinearizable", false, LINEARIZABLE);
 
     private final String elleName;
     private final boolean cycle;

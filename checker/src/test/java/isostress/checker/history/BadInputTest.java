@@ -40,7 +40,7 @@ class BadInputTest {
         expect(fails(HistoryFormat.JSONL, "{\"index\":\"zero\",\"type\":\"invoke\",\"process\":1,\"value\":[]}\n"), 1,
                 "\"index\" must be an integer");
         expect(fails(HistoryFormat.JSONL, OK1 + "{\"index\":2,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\","
-                + "\"value\":[[\"r\",\"k\",1]]}\n"), 3, "the key must be an integer");
+                + "\"value\":[[\"r\",[1],1]]}\n"), 3, "the key must be a scalar");
         expect(fails(HistoryFormat.JSONL, "{\"index\":0,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\","
                 + "\"value\":[[\"w\",1,null]]}\n"), 1, "value must be an integer");
         expect(fails(HistoryFormat.JSONL, "[1,2]\n"), 1, "expected a JSON object");

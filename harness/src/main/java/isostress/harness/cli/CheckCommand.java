@@ -37,7 +37,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = {"-l", "--level"}, paramLabel = "LEVEL", split = ",",
             description = "Level(s) to check: read-committed, read-atomic, causal, prefix, snapshot-isolation, "
                     + "serializable, strict-serializable, linearizable (or rc, ra, cc, pc, si, ser, sser, lin). "
-                    + "Default: strict-serializable if the history has real-time order, else serializable.")
+                    + "Default: linearizable for single-register histories (Knossos :read/:write/:cas), else "
+                    + "strict-serializable if the history has real-time order, else serializable.")
     List<String> levels = new ArrayList<>();
 
     @CommandLine.Mixin

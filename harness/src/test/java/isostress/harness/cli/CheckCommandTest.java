@@ -186,13 +186,29 @@ class CheckCommandTest {
     }
 
     @Test
+    void knossosRegisterHistoryIsCheckedForLinearizability() throws Exception {
+        // Issue 14 item 6: a stale read after a completed write; exit 1 with the counterexample.
+        Path bad = Path.of("../checker/src/test/resources/jepsen/cas-register-stale-read-bad.edn");
+        Run b = run("check", bad.toString());
+        assertEquals(1, b.code(), b.out() + b.err());
+        assertTrue(b.out().matches("(?s).*linearizable +invalid.*"), b.out());
+        assertTrue(b.out().contains("T2 = {r register 1} (process 1, ok, events 4..5, line 8)"), b.out());
+        assertTrue(b.out().contains("the furthest linearization, T0, T1, leaves it = 2, and then T2 cannot be placed"),
+                b.out());
+        Run ok = run("check", "../checker/src/test/resources/jepsen/cas-register-ok.edn");
+        assertEquals(0, ok.code(), ok.out() + ok.err());
+        assertTrue(ok.out().matches("(?s).*linearizable +valid.*"), ok.out());
+    }
+
+    @Test
     void inputTheReadersDoNotUnderstandExitsTwoNamingFileAndLine() throws Exception {
         // Issue 13: these came out "0 transactions ... verdict: VALID", or as exit 1 or 70.
         Path knossos = dir.resolve("cas-register.edn");
-        Files.writeString(knossos, "{:type :invoke, :f :read, :value nil, :process 0, :index 0}\n");
+        Files.writeString(knossos, "{:type :invoke, :f :read, :value nil, :process 0, :index 0}\n"
+                + "{:type :ok, :f :read, :value :a, :process 0, :index 1}\n");
         Run k = run("check", knossos.toString());
         assertEquals(2, k.code(), k.out() + k.err());
-        assertTrue(k.err().contains("cas-register.edn:1: operation :f :read is not a transaction"), k.err());
+        assertTrue(k.err().contains("cas-register.edn:2: :read value must be an integer or nil, got :a"), k.err());
         assertTrue(k.out().isEmpty(), "no verdict: " + k.out());
 
         Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
