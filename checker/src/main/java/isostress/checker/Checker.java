@@ -1,5 +1,6 @@
 package isostress.checker;
 
+import isostress.checker.model.CheckOptions;
 import isostress.checker.history.History;
 import isostress.checker.history.InputException;
 import isostress.checker.general.GeneralChecker;

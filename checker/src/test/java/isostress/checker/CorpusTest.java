@@ -1,5 +1,6 @@
 package isostress.checker;
 
+import isostress.checker.model.CheckOptions;
 import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.IsolationLevel;

@@ -1,5 +1,6 @@
 package isostress.checker;
 
+import isostress.checker.model.CheckOptions;
 import isostress.checker.explain.DotRenderer;
 import isostress.checker.explain.TextRenderer;
 import isostress.checker.history.History;

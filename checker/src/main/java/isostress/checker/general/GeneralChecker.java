@@ -1,6 +1,6 @@
 package isostress.checker.general;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.history.History;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.index.LevelEvaluation;

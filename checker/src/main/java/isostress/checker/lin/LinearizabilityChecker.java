@@ -1,6 +1,6 @@
 package isostress.checker.lin;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.history.History;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Txn;

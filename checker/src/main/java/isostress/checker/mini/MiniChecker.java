@@ -3,7 +3,7 @@ package isostress.checker.mini;
 import isostress.checker.index.RegisterIndex;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.index.LevelEvaluation;
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.general.PrefixSearch;
 import isostress.checker.general.SearchHistory;
 import isostress.checker.history.History;

@@ -1,6 +1,6 @@
 package isostress.checker.sql;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.history.Outcome;
 import isostress.checker.model.Anomaly;
 import isostress.checker.model.AnomalyType;

@@ -1,6 +1,6 @@
 package isostress.checker.history;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Verdict;

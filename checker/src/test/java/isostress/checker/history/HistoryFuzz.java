@@ -1,6 +1,6 @@
 package isostress.checker.history;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.sql.SqlCheckOptions;
 import isostress.checker.sql.SqlChecker;

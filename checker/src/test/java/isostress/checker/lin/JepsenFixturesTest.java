@@ -1,6 +1,6 @@
 package isostress.checker.lin;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.explain.ResultJson;
 import isostress.checker.explain.TextRenderer;

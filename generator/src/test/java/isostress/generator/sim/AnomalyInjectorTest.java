@@ -1,6 +1,6 @@
 package isostress.generator.sim;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.history.History;
 import isostress.checker.model.IsolationLevel;

@@ -1,6 +1,6 @@
 package isostress.harness.cli;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.general.ExactSearch;
 import isostress.checker.general.ListAppendIndex;

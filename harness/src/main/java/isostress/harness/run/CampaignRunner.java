@@ -1,6 +1,6 @@
 package isostress.harness.run;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.history.InitialState;
 import isostress.checker.history.InputException;
 import isostress.checker.model.Result;

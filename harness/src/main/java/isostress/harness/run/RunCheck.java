@@ -1,7 +1,7 @@
 package isostress.harness.run;
 
 import isostress.checker.CheckInput;
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.Result;

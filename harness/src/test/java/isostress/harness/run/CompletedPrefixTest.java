@@ -1,6 +1,6 @@
 package isostress.harness.run;
 
-import isostress.checker.CheckOptions;
+import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
 import isostress.checker.history.History;
 import isostress.checker.history.InitialState;

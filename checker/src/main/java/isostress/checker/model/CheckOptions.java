@@ -1,4 +1,4 @@
-package isostress.checker;
+package isostress.checker.model;
 
 /**
  * Limits for a check. Searches that hit a limit answer {@code unknown} with the reason, never a guess
