@@ -87,7 +87,7 @@ public final class CheckCommand implements Callable<Integer> {
         r.stats().put("parse_ms", parseMs);
         int side = in instanceof CheckInput.KeyValue ? ((CheckInput.KeyValue) in).history().sideEvents().size() : 0;
         if (side > 0) r.stats().put("nemesis_events_not_checked", side);
-        ResultWriter.report(r, in, file, output, spec.commandLine().getOut());
+        report(r, in, spec.commandLine().getOut());
         return exitStatus(r);
     }
 
@@ -117,5 +117,16 @@ public final class CheckCommand implements Callable<Integer> {
             if (!out.contains(l)) out.add(l);
         }
         return out;
+    }
+
+    /** Writes DIR/results.json and anomalies/ when --out is given, then prints the result as text or JSON. */
+    private void report(Result r, CheckInput in, java.io.PrintWriter ps) throws java.io.IOException {
+        if (output != null && output.out != null) ResultWriter.write(r, output.out, true);
+        if (output != null && output.json) {
+            ps.println(isostress.checker.explain.ResultJson.toString(r));
+        } else {
+            ps.print(ResultWriter.text(r, in, file));
+        }
+        ps.flush();
     }
 }

@@ -8,10 +8,8 @@ import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
-import isostress.harness.cli.OutputOptions;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,17 +21,6 @@ import java.util.Locale;
 /** Prints a check result for people (or as JSON) and writes results.json and the anomaly files. */
 public final class ResultWriter {
     private ResultWriter() {
-    }
-
-    public static void report(Result r, CheckInput in, Path file, OutputOptions out, PrintWriter ps)
-            throws IOException {
-        if (out != null && out.out != null) write(r, out.out, true);
-        if (out != null && out.json) {
-            ps.println(ResultJson.toString(r));
-        } else {
-            ps.print(text(r, in, file));
-        }
-        ps.flush();
     }
 
     /** The human summary: the verdict first, then each level, then the counterexamples. */
