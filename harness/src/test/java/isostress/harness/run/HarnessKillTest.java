@@ -60,7 +60,7 @@ class HarnessKillTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void sigkillOfEmbeddedPostgresAtRandomMomentsLeavesNothing() throws Exception {
-        Random rnd = seeded("sigkill-postgres");
+        Random rnd = seeded("HarnessKillTest sigkill-postgres");
         boolean partitions = Iptables.available();
         if (!partitions) System.out.println("iptables unusable here (not root?): rounds run without a partition");
         List<Long> cleanMs = new ArrayList<>();
@@ -78,7 +78,7 @@ class HarnessKillTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void sigkillOfLocalMariaDbLeavesNothing() throws Exception {
         Services.requireLocalMariaDb();
-        Random rnd = seeded("sigkill-mariadb");
+        Random rnd = seeded("HarnessKillTest sigkill-mariadb");
         List<Long> cleanMs = new ArrayList<>();
         for (int round = 0; round < Math.max(1, ROUNDS / 4); round++) {
             Moment m = round == 0 ? Moment.WORKLOAD : Moment.values()[rnd.nextInt(Moment.values().length)];
@@ -93,7 +93,7 @@ class HarnessKillTest {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void ctrlCAtRandomMomentsExits130WithResultsSayingInterrupted() throws Exception {
-        Random rnd = seeded("sigint-postgres");
+        Random rnd = seeded("HarnessKillTest sigint-postgres");
         boolean partitions = Iptables.available();
         List<Long> cleanMs = new ArrayList<>();
         for (int round = 0; round < Math.max(2, ROUNDS / 3); round++) {
@@ -196,7 +196,7 @@ class HarnessKillTest {
     }
 
     /** {@code check} reads the history whole; {@code report} writes report.html, saying when the run did not finish. */
-    private static void checkAndReport(Path run, String moment) throws IOException {
+    static void checkAndReport(Path run, String moment) throws IOException {
         boolean finished = Files.exists(run.resolve("results.json"));
         if (Files.exists(run.resolve("history.jsonl"))) {
             int check = cli("check", run.resolve("history.jsonl").toString());
@@ -261,19 +261,19 @@ class HarnessKillTest {
         return yaml;
     }
 
-    private static Random seeded(String what) {
+    static Random seeded(String what) {
         long seed = Long.getLong("isostress.kill.seed", System.nanoTime());
-        System.out.println("HarnessKillTest " + what + ": seed " + seed + " (replay: -Disostress.kill.seed=" + seed
+        System.out.println(what + ": seed " + seed + " (replay: -Disostress.kill.seed=" + seed
                 + ")");
         return new Random(seed);
     }
 
-    private static void waitFor(BooleanSupplier done, int seconds) throws InterruptedException {
+    static void waitFor(BooleanSupplier done, int seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!done.getAsBoolean() && System.nanoTime() < deadline) Thread.sleep(20);
     }
 
-    private static Path newestRun(Path runs) {
+    static Path newestRun(Path runs) {
         if (!Files.isDirectory(runs)) return null;
         try (Stream<Path> s = Files.list(runs)) {
             return s.filter(Files::isDirectory).max(Path::compareTo).orElse(null);
@@ -282,12 +282,12 @@ class HarnessKillTest {
         }
     }
 
-    private static Path newestHistory(Path runs) {
+    static Path newestHistory(Path runs) {
         Path run = newestRun(runs);
         return run == null ? null : run.resolve("history.jsonl");
     }
 
-    private static long lines(Path file) {
+    static long lines(Path file) {
         if (file == null || !Files.exists(file)) return 0;
         try (Stream<String> s = Files.lines(file)) {
             return s.count();
@@ -296,7 +296,7 @@ class HarnessKillTest {
         }
     }
 
-    private static String log(Path runs) {
+    static String log(Path runs) {
         Path run = newestRun(runs);
         try {
             return run == null ? "" : Files.readString(run.resolve("logs").resolve("harness.log"));
@@ -320,7 +320,7 @@ class HarnessKillTest {
     }
 
     /** A harness JVM. */
-    private record Harness(Process process, Path out, Path err) {
+    record Harness(Process process, Path out, Path err) {
         static Harness start(Path store, Path yaml) throws IOException {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             String name = yaml.getFileName().toString();
