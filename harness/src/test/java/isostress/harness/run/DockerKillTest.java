@@ -3,6 +3,7 @@ package isostress.harness.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import isostress.harness.Services;
+import isostress.harness.provision.Leftovers;
 import isostress.harness.run.HarnessKillTest.Harness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -101,6 +102,37 @@ class DockerKillTest {
                 + "\", isolation: serializable, timeout: 2s}", "120s");
         long ms = killAndCheck(yaml, "docker-pg-int", a, rnd.nextInt(2500), "INT");
         System.out.println("SIGINT (docker PostgreSQL): clean-up ms " + ms);
+    }
+
+    /**
+     * The watchdog killed too (as by {@code kill -9 -1} in a container): the container stays, and the next run's
+     * {@link Leftovers#cleanUp()} removes it, and the dead harness's network (made here as {@code GaleraCluster}
+     * makes its own, to save the Galera cluster's 40 s start).
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void withoutItsWatchdogTheNextRunRemovesTheContainersAndNetwork() throws Exception {
+        requireImage(POSTGRES);
+        Path yaml = campaign("docker-no-watchdog", "{type: postgresql, provision: docker, image: \"" + POSTGRES
+                + "\", isolation: serializable, timeout: 2s}", "60s");
+        Harness h = Harness.start(store, yaml);
+        HarnessKillTest.waitFor(() -> !h.process().isAlive()
+                || docker(h.pid()).stream().anyMatch(s -> s.startsWith("container ")), 120);
+        List<ProcessHandle> watchdogs = h.watchdogs();
+        assertEquals(1, watchdogs.size(), "one watchdog per harness: " + h.output());
+        for (ProcessHandle w : watchdogs) {
+            w.destroyForcibly();
+            w.onExit().get(10, TimeUnit.SECONDS);
+        }
+        h.process().destroyForcibly();
+        assertTrue(h.process().waitFor(30, TimeUnit.SECONDS));
+        run("docker", "network", "create", "--label", "isostress.owner=" + h.pid(), "isostress-kill-test-" + h.pid());
+        // (Another harness on the machine may run its Leftovers at any time, so what is left is looked at at once.)
+        List<String> left = docker(h.pid());
+        assertEquals(2, left.size(), "without the watchdog the container should still be there: " + left);
+        List<String> done = Leftovers.cleanUp();
+        assertEquals(List.of(), docker(h.pid()), "after the next run's clean-up: " + done);
+        System.out.println("Leftovers after a harness and its watchdog were killed: " + done);
     }
 
     /**
