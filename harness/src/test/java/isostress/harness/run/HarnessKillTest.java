@@ -381,8 +381,8 @@ class HarnessKillTest {
         List<ProcessHandle> watchdogs() {
             // By the script's first line: Java reads no more than the first 4 kB of a command line, and the name
             // the watchdog gives itself (isostress-watchdog, for ps) follows the whole script.
-            return process.children().filter(c -> c.info().commandLine().map(l -> l.contains("# The isostress watchdog"))
-                    .orElse(false)).toList();
+            return process.children().filter(c -> c.info().commandLine()
+                    .map(l -> l.contains("# The isostress watchdog")).orElse(false)).toList();
         }
 
         void signal(String name) throws IOException, InterruptedException {
