@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class DockerKillTest {
     private static final String POSTGRES = image("ISOSTRESS_DOCKER_POSTGRES_IMAGE", "isostress/postgres:15");
     private static final String MARIADB = image("ISOSTRESS_DOCKER_MARIADB_IMAGE", "isostress/mariadb:10.11");
-    /** PostgreSQL rounds; the Galera campaign, five times slower to start, gets a third of them. */
+    /** PostgreSQL rounds; the Galera campaign, eight times slower to start, gets a third of them. */
     private static final int ROUNDS = Integer.getInteger("isostress.docker.kill.rounds", 3);
     private static final int WORKLOAD_MS = 3000;
     /** What the watchdog writes into the run's log (watchdog.sh). */
@@ -179,8 +179,10 @@ class DockerKillTest {
             assertEquals(137, h.process().exitValue());
             // Removed by this harness's watchdog, not by another run's Leftovers (which would also have done).
             int containers = (int) atSignal.stream().filter(s -> s.startsWith("container ")).count();
-            if (containers > 0) {
-                assertTrue(w.reset().find() && Integer.parseInt(w.group(1)) >= containers, moment + ": " + log);
+            int networks = atSignal.size() - containers;
+            if (containers + networks > 0) {
+                assertTrue(w.reset().find() && Integer.parseInt(w.group(1)) >= containers
+                        && Integer.parseInt(w.group(2)) >= networks, moment + ": " + log);
             }
             if (run != null) HarnessKillTest.checkAndReport(run, moment);
         }
@@ -193,7 +195,9 @@ class DockerKillTest {
         List<String> left = List.of();
         while (System.nanoTime() - t0 < TimeUnit.MILLISECONDS.toNanos(HarnessKillTest.CLEAN_WITHIN_MS)) {
             left = new ArrayList<>(docker(pid));
-            for (ProcessHandle p : tree) if (HarnessKillTest.running(p)) left.add(p.pid() + " " + p.info().commandLine().orElse("?"));
+            for (ProcessHandle p : tree) {
+                if (HarnessKillTest.running(p)) left.add(p.pid() + " " + p.info().commandLine().orElse("?"));
+            }
             if (left.isEmpty()) return (System.nanoTime() - t0) / 1_000_000;
             Thread.sleep(50);
         }

@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>Moments come from a seed, printed first; {@code -Disostress.kill.seed=N} replays a run of the test. The default
  * rounds keep the test to about two minutes; the bench repeats them:
  * {@code mvn -B -q -pl harness -am test -Dtest=HarnessKillTest -Dsurefire.failIfNoSpecifiedTests=false
- * -Disostress.kill.rounds=40}.
+ * -Disostress.kill.rounds=40}. {@link DockerKillTest} does the same for {@code provision: docker}.
  */
 class HarnessKillTest {
     /** The promise: nothing of a killed harness outlives it by more than this. */
