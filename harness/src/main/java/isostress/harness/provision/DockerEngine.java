@@ -19,16 +19,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The Docker engine, reached through Testcontainers and set up for isostress before Testcontainers first talks to it.
  *
  * <p>Testcontainers would start its Ryuk container (image {@code testcontainers/ryuk}, pulled from Docker Hub) to
  * remove containers after the JVM dies. Where no image can be pulled, that fails every container start. isostress
- * removes its containers itself ({@link RunningDatabase#close()}, which the runner also calls from a shutdown hook),
- * so unless {@code TESTCONTAINERS_RYUK_DISABLED} is set either way, Testcontainers' JVM-shutdown-hook reaper is
- * installed instead: the one {@code TESTCONTAINERS_RYUK_DISABLED=true} selects, which Testcontainers 2.0 reads only
- * from the process environment, and a Java program cannot set its own.
+ * removes its containers itself ({@link RunningDatabase#close()}, which the runner also calls from a shutdown hook
+ * on Ctrl-C), and its {@link Watchdog} removes them when the harness dies any other way, SIGKILL included. So unless
+ * {@code TESTCONTAINERS_RYUK_DISABLED=false} asks for Ryuk, Testcontainers gets a reaper that reaps nothing: not the
+ * one {@code TESTCONTAINERS_RYUK_DISABLED=true} selects (which Testcontainers 2.0 reads only from the process
+ * environment, and a Java program cannot set its own), since that one's shutdown hook removes the containers at
+ * the same time as the runner's, which then finds them gone while it copies their logs.
  *
  * <p>Testcontainers also pulls {@code alpine} by itself, twice: to check that files can be mounted (isostress mounts
  * none, so never), and, when the JVM runs inside a container ({@code /.dockerenv}), to find the address of the Docker
@@ -99,17 +102,22 @@ final class DockerEngine {
         hostFromBridge();
     }
 
-    /** Installs the JVM-hook reaper unless the environment chose; see the class comment. */
+    /** Installs a reaper without Ryuk and without a shutdown hook unless the environment asks for Ryuk. */
     private static void disableRyuk() {
-        if (System.getenv("TESTCONTAINERS_RYUK_DISABLED") != null) return;
+        if ("false".equalsIgnoreCase(System.getenv("TESTCONTAINERS_RYUK_DISABLED"))) return;
         try {
             Field instance = ResourceReaper.class.getDeclaredField("instance");
             instance.setAccessible(true);
             if (instance.get(null) != null) return;
-            Constructor<?> hook = Class.forName("org.testcontainers.utility.JVMHookResourceReaper")
-                    .getDeclaredConstructor();
-            hook.setAccessible(true);
-            instance.set(null, hook.newInstance());
+            // The base class starts nothing (its init() is empty) and would add its shutdown hook on the first
+            // container it is told of, unless it believes it has one already.
+            Constructor<ResourceReaper> plain = ResourceReaper.class.getDeclaredConstructor();
+            plain.setAccessible(true);
+            ResourceReaper reaper = plain.newInstance();
+            Field hookIsSet = ResourceReaper.class.getDeclaredField("hookIsSet");
+            hookIsSet.setAccessible(true);
+            ((AtomicBoolean) hookIsSet.get(reaper)).set(true);
+            instance.set(null, reaper);
         } catch (ReflectiveOperationException | RuntimeException e) {
             System.err.println("isostress: could not turn off Testcontainers' Ryuk container (" + e
                     + "); set TESTCONTAINERS_RYUK_DISABLED=true if its image cannot be pulled");

@@ -170,7 +170,7 @@ public final class DockerProvisioner implements Provisioner {
         }
         // Whose it is: without Ryuk, a harness killed by SIGKILL leaves its containers; its watchdog removes them,
         // or else the next run removes those whose owner is gone (Leftovers).
-        Watchdog.arm();
+        Watchdog.docker();
         c.withLabel(Leftovers.DOCKER_OWNER, Long.toString(ProcessHandle.current().pid()));
         try {
             c.start();

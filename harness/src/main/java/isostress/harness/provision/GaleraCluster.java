@@ -41,6 +41,7 @@ final class GaleraCluster {
         int n = db.nodes();
         String peers = IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).collect(Collectors.joining(","));
         // Labelled like its containers, so that the watchdog of a killed harness removes it too.
+        Watchdog.docker();
         Network network = Network.builder().createNetworkCmdModifier(c -> c.withLabels(java.util.Map.of(
                 Leftovers.DOCKER_OWNER, Long.toString(ProcessHandle.current().pid())))).build();
         List<DockerNode> nodes = new ArrayList<>();

@@ -95,21 +95,34 @@ public final class Leftovers {
         return done;
     }
 
-    /** Removes containers labelled with the pid of a harness that is no longer running. */
+    /**
+     * Removes the containers labelled with the pid of a harness that is no longer running, then its networks (a
+     * Galera cluster's), which Docker removes only once no container is on them.
+     */
     private static List<String> removeContainersOfDeadHarnesses() {
         List<String> done = new ArrayList<>();
         Path docker = LocalMariaDbProvisioner.find("/usr/bin/docker", "/usr/local/bin/docker");
         if (docker == null) return done;
+        String format = "{{.ID}} {{.Label \"" + DOCKER_OWNER + "\"}}";
         try {
-            String listing = output(List.of(docker.toString(), "ps", "-a", "--filter", "label=" + DOCKER_OWNER,
-                    "--format", "{{.ID}} {{.Label \"" + DOCKER_OWNER + "\"}}"));
-            for (String line : listing.split("\n")) {
-                String[] f = line.trim().split(" ");
-                if (f.length != 2 || !f[1].matches("\\d+")) continue;
-                long owner = Long.parseLong(f[1]);
-                if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) continue;
-                output(List.of(docker.toString(), "rm", "-fv", f[0]));
-                done.add("removed container " + f[0] + " of dead harness " + owner);
+            for (String[] kind : new String[][] {{"container", "ps", "-a"}, {"network", "network", "ls"}}) {
+                List<String> list = new ArrayList<>(List.of(docker.toString(), kind[1], kind[2]));
+                list.addAll(List.of("--filter", "label=" + DOCKER_OWNER, "--format", format));
+                for (String line : output(list).split("\n")) {
+                    String[] f = line.trim().split(" ");
+                    if (f.length != 2 || !f[1].matches("\\d+")) continue;
+                    long owner = Long.parseLong(f[1]);
+                    if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) continue;
+                    try {
+                        output(kind[0].equals("container") ? List.of(docker.toString(), "rm", "-fv", f[0])
+                                : List.of(docker.toString(), "network", "rm", f[0]));
+                        done.add("removed " + kind[0] + " " + f[0] + " of dead harness " + owner);
+                    } catch (IOException e) {
+                        // Removed meanwhile by that harness's watchdog or another run's clean-up; else next time.
+                        done.add("could not remove " + kind[0] + " " + f[0] + " of dead harness " + owner + ": "
+                                + e.getMessage());
+                    }
+                }
             }
         } catch (IOException e) {
             // no engine running: nothing of ours can be running in it either

@@ -62,6 +62,15 @@ public final class Watchdog {
         if (rules) tell("iptables on");
     }
 
+    /**
+     * A container or network labelled with this process's pid ({@link Leftovers#DOCKER_OWNER}) is about to be
+     * created: the watchdog removes them if the harness dies. Until then it does not ask the engine at all.
+     */
+    static synchronized void docker() {
+        arm();
+        if (process != null) tell("docker on");
+    }
+
     /** Where the watchdog says what it cleaned up: the current run's log (null: nowhere). */
     public static synchronized void logTo(Path file) {
         log = file == null ? "/dev/null" : file.toAbsolutePath().toString();

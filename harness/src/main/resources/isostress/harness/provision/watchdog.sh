@@ -4,15 +4,17 @@
 # directory. Lines the harness writes:
 #   log PATH        append what is done here (the current run's logs/harness.log)
 #   iptables on     the harness is adding its chain ISOSTRESS-PID (off: it removed it)
+#   docker on       the harness is creating containers or networks labelled isostress.owner=PID
 # What belongs to the harness: processes whose command line names one of its data directories
 # (TMP/isostress-{pg,mariadb}-PID-*, see Leftovers) and their children (PostgreSQL's backends), the directories,
 # containers and networks labelled isostress.owner=PID, and the iptables chain when it says so.
-harness=$1 tmp=$2 log=/dev/null rules=off
+harness=$1 tmp=$2 log=/dev/null rules=off docker=off
 trap '' INT QUIT HUP
 while IFS= read -r line; do
   case $line in
     "log "*) log=${line#log } ;;
     "iptables "*) rules=${line#iptables } ;;
+    "docker "*) docker=${line#docker } ;;
   esac
 done
 t0=$(date +%s%N)
@@ -51,16 +53,28 @@ if [ "$rules" = on ]; then
 else
   rules=
 fi
-containers=
-if command -v docker >/dev/null 2>&1; then
-  containers=$(timeout 20 docker ps -aq --filter "label=isostress.owner=$harness" 2>/dev/null)
-  # shellcheck disable=SC2086
-  [ -n "$containers" ] && timeout 60 docker rm -fv $containers >/dev/null 2>&1
-  networks=$(timeout 20 docker network ls -q --filter "label=isostress.owner=$harness" 2>/dev/null)
-  # shellcheck disable=SC2086
-  [ -n "$networks" ] && timeout 20 docker network rm $networks >/dev/null 2>&1
+# Containers first, then the networks they were on. A create request the harness sent just before it died may still
+# be carried out (dockerd does not cancel it when the client goes away), so the listing is repeated 0.5 s after it
+# last found something, until one finds nothing (at most 20 listings). Only when the harness said it used Docker: each listing is
+# a round trip to the engine.
+ncont=0 nnet=0
+if [ "$docker" = on ] && command -v docker >/dev/null 2>&1; then
+  label="label=isostress.owner=$harness"
+  found=1 i=0
+  while [ -n "$found" ] && [ $i -lt 20 ]; do
+    containers=$(timeout 20 docker ps -aq --filter "$label" 2>/dev/null)
+    # shellcheck disable=SC2086
+    [ -n "$containers" ] && timeout 60 docker rm -fv $containers >/dev/null 2>&1 \
+      && ncont=$((ncont + $(echo $containers | wc -w)))
+    networks=$(timeout 20 docker network ls -q --filter "$label" 2>/dev/null)
+    # shellcheck disable=SC2086
+    [ -n "$networks" ] && timeout 20 docker network rm $networks >/dev/null 2>&1 \
+      && nnet=$((nnet + $(echo $networks | wc -w)))
+    found=$containers$networks
+    i=$((i + 1))
+    [ -n "$found" ] && sleep 0.5
+  done
 fi
-ncont=$(echo $containers | wc -w)
 dirs=$(ls -d "$tmp/isostress-pg-$harness-"* "$tmp/isostress-mariadb-$harness-"* 2>/dev/null)
 # A process that was exiting may still have had a file open: try again a few times.
 i=0
@@ -73,7 +87,7 @@ while [ -n "$dirs" ] && [ $i -lt 10 ]; do
   sleep 0.2
 done
 ndirs=$(echo $dirs | wc -w)
-if [ $killed -gt 0 ] || [ -n "$rules" ] || [ "$ncont" -gt 0 ] || [ "$ndirs" -gt 0 ]; then
+if [ $killed -gt 0 ] || [ -n "$rules" ] || [ $ncont -gt 0 ] || [ $nnet -gt 0 ] || [ "$ndirs" -gt 0 ]; then
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  echo "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ) watchdog: harness $harness exited without stopping what it started: killed $killed process(es), ${rules}removed $ncont container(s) and $ndirs data directory(ies) in $ms ms" >> "$log"
+  echo "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ) watchdog: harness $harness exited without stopping what it started: killed $killed process(es), ${rules}removed $ncont container(s), $nnet network(s) and $ndirs data directory(ies) in $ms ms" >> "$log"
 fi
