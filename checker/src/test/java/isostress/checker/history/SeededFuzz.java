@@ -8,16 +8,16 @@ import java.util.function.Function;
  * Runs a property over generated cases, each drawn from its own {@link SplittableRandom} whose seed is derived from a
  * base seed and the case's index, so that a failing case can be replayed alone. It replaced jqwik, whose user guide
  * asks since 1.10 that AI coding agents not use it; the one thing kept of its shrinking is dropping one mutation at a
- * time. harness has a copy (isostress.harness.config.SeededFuzz): test classes are not shared between modules.
+ * time. Public because harness's tests use it too, through checker's test-jar (checker/pom.xml).
  *
  * <p>System properties: {@code isostress.fuzz.seed} (the base seed), {@code isostress.fuzz.tries} (how many cases)
  * and {@code isostress.fuzz.case} (run only the case of that index, as a failure report prints it).
  *
  * @param <C> a generated case; its toString is what a failure report shows
  */
-final class SeededFuzz<C> {
+public final class SeededFuzz<C> {
     /** The property: returns normally for a case that holds, throws anything for one that does not. */
-    interface Property<C> {
+    public interface Property<C> {
         void check(C c) throws Exception;
     }
 
@@ -36,7 +36,7 @@ final class SeededFuzz<C> {
      * @param generator    draws one case; it must use only the random it is given, so that a case can be replayed
      * @param smaller      the cases with one mutation less each, tried in turn after a failure
      */
-    SeededFuzz(long defaultSeed, long defaultTries, Function<SplittableRandom, C> generator,
+    public SeededFuzz(long defaultSeed, long defaultTries, Function<SplittableRandom, C> generator,
             Function<C, List<C>> smaller) {
         this.baseSeed = property("isostress.fuzz.seed", defaultSeed);
         this.tries = property("isostress.fuzz.tries", defaultTries);
@@ -51,7 +51,7 @@ final class SeededFuzz<C> {
      *
      * @return how many cases were checked
      */
-    long run(Property<C> property) {
+    public long run(Property<C> property) {
         long from = onlyCase >= 0 ? onlyCase : 0;
         long to = onlyCase >= 0 ? onlyCase + 1 : tries;
         for (long i = from; i < to; i++) {
@@ -68,7 +68,7 @@ final class SeededFuzz<C> {
      * SplittableRandom's first output of its seed (Steele, Lea and Flood, "Fast splittable pseudorandom number
      * generators", OOPSLA 2014, mix64), so no two cases of one base seed share a seed.
      */
-    static long caseSeed(long base, long index) {
+    private static long caseSeed(long base, long index) {
         return new SplittableRandom(base ^ (index * 0x9E3779B97F4A7C15L)).nextLong();
     }
 

@@ -1,5 +1,6 @@
 package isostress.harness.config;
 
+import isostress.checker.history.SeededFuzz;
 import isostress.generator.workload.WorkloadType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
