@@ -2,6 +2,9 @@ package isostress.harness.bench;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
+import isostress.harness.db.Provision;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
 import isostress.harness.run.CampaignRunner;
@@ -29,8 +32,8 @@ final class BenchServer implements AutoCloseable {
 
     static BenchServer start(String version, int clients) throws IOException, InterruptedException {
         Path store = Files.createTempDirectory("isostress-bench-store");
-        Campaign.Database spec = new Campaign.Database(isostress.harness.db.Databases.byName("postgresql"), Campaign.Provision.EMBEDDED,
-                version, null, null, null, Campaign.Isolation.SERIALIZABLE, Map.of());
+        DatabaseSpec spec = new DatabaseSpec(isostress.harness.db.Databases.byName("postgresql"), Provision.EMBEDDED,
+                version, null, null, null, Isolation.SERIALIZABLE, Map.of());
         RunningDatabase db = Provisioner.of(spec).start(spec, store.resolve("server-logs"), clients);
         return new BenchServer(db, store);
     }

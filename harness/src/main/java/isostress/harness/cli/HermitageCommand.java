@@ -2,9 +2,11 @@ package isostress.harness.cli;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
-import isostress.harness.config.Secrets;
 import isostress.harness.db.ConnectionCheck;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
+import isostress.harness.db.Secrets;
 import isostress.harness.hermitage.HermitageRunner;
 import isostress.harness.hermitage.HermitageTable;
 import isostress.harness.provision.Leftovers;
@@ -42,7 +44,7 @@ public final class HermitageCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Campaign c = CampaignLoader.load(config);
-        Campaign.Database db = c.database();
+        DatabaseSpec db = c.database();
         if (!(db.type() instanceof JdbcDatabase)) {
             throw new Main.UsageException("hermitage runs SQL scripts: the database must be postgresql, "
                     + "mariadb or mysql, was " + db.type().name());
@@ -59,7 +61,7 @@ public final class HermitageCommand implements Callable<Integer> {
             ConnectionCheck.require(database, database.clientUrl(running.jdbcUrl()), running.user(), running.password(),
                     db.connectTimeout());
             List<String> detail = new ArrayList<>();
-            Map<Campaign.Isolation, Map<String, String>> table = HermitageTable.run(
+            Map<Isolation, Map<String, String>> table = HermitageTable.run(
                     new HermitageRunner(database, running.jdbcUrl(), running.user(), running.password()), detail);
             if (verbose) detail.forEach(line -> out.println(Secrets.mask(line))); // server errors, quoted
             out.print(HermitageTable.markdown(database.product(), table));

@@ -1,7 +1,7 @@
 package isostress.harness.cli;
 
 import isostress.checker.history.InputException;
-import isostress.harness.config.Secrets;
+import isostress.harness.db.Secrets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -6,12 +6,15 @@ import isostress.generator.MtShape;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.generator.workload.WorkloadType;
 import isostress.harness.db.Database;
+import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Databases;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
-import isostress.harness.config.Campaign.Isolation;
-import isostress.harness.config.Campaign.Provision;
+import isostress.harness.db.Provision;
+import isostress.harness.db.Secrets;
 import isostress.harness.faults.Fault;
 import isostress.harness.faults.Faults;
+import isostress.harness.faults.NemesisSpec;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -107,8 +110,8 @@ public final class CampaignLoader {
         ConfigNode w = root.object("workload");
         WorkloadSpec workload = workload(w);
         Duration duration = w.duration("duration", false); // 0 would run nothing and report it valid
-        Campaign.Nemesis nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
-        Campaign.Database db = database(root.object("database"), nemesis);
+        NemesisSpec nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
+        DatabaseSpec db = database(root.object("database"), nemesis);
         if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
         ConfigNode c = root.object("check");
         c.rejectUnknownKeys(CHECK);
@@ -160,8 +163,8 @@ public final class CampaignLoader {
     }
 
     /** What an sql workload needs from the database and its isolation mix. */
-    private static void checkSql(ConfigNode w, ConfigNode d, WorkloadSpec workload, Campaign.Database db,
-                                 Campaign.Nemesis nemesis) {
+    private static void checkSql(ConfigNode w, ConfigNode d, WorkloadSpec workload, DatabaseSpec db,
+                                 NemesisSpec nemesis) {
         if (!(db.type() instanceof JdbcDatabase)) {
             w.problem("type", "sql needs an SQL database (postgresql, mariadb or mysql), was " + db.type().name());
         }
@@ -177,7 +180,7 @@ public final class CampaignLoader {
         }
     }
 
-    private static Campaign.Nemesis nemesis(ConfigNode n, long workloadSeed) {
+    private static NemesisSpec nemesis(ConfigNode n, long workloadSeed) {
         n.rejectUnknownKeys(NEMESIS);
         List<String> names = n.strings("faults");
         List<Fault> faults = new ArrayList<>();
@@ -210,10 +213,10 @@ public final class CampaignLoader {
             }
         }
         long seed = n.integer("seed", workloadSeed, Long.MIN_VALUE, Long.MAX_VALUE);
-        return new Campaign.Nemesis(faults, interval, length, targets, latency, seed);
+        return new NemesisSpec(faults, interval, length, targets, latency, seed);
     }
 
-    private static void checkTargets(ConfigNode n, Campaign.Nemesis nemesis, Campaign.Database db) {
+    private static void checkTargets(ConfigNode n, NemesisSpec nemesis, DatabaseSpec db) {
         for (int i = 0; i < nemesis.targets().size(); i++) {
             if (nemesis.targets().get(i) > db.nodes()) {
                 n.problem("targets[" + i + "]", "node " + nemesis.targets().get(i) + " does not exist: the database has "
@@ -238,7 +241,7 @@ public final class CampaignLoader {
         return d == null ? dflt : d;
     }
 
-    private static Campaign.Database database(ConfigNode d, Campaign.Nemesis nemesis) {
+    private static DatabaseSpec database(ConfigNode d, NemesisSpec nemesis) {
         d.rejectUnknownKeys(DATABASE);
         String typeName = d.choice("type", "postgresql", Databases.names());
         Database type = Databases.byName(typeName == null ? "postgresql" : typeName);
@@ -295,7 +298,7 @@ public final class CampaignLoader {
         Duration opPause = d.duration("op-pause", true); // 0: no pause, the default
         int tables = d.integer("tables", 1L, 1, 1000).intValue();
         if (tables > 1 && !sql) d.problem("tables", "tables is SQL's; " + type.name() + " uses one collection");
-        Campaign.Database db = new Campaign.Database(type, provision, version, url, userEnv, passwordEnv, isolation,
+        DatabaseSpec db = new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation,
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
                 tables, connectTimeout);
         Secrets.register(db);
@@ -393,7 +396,7 @@ public final class CampaignLoader {
     }
 
     /** The levels asked for, or by default what the isolation setting promises. */
-    private static List<IsolationLevel> levels(ConfigNode c, Campaign.Database db) {
+    private static List<IsolationLevel> levels(ConfigNode c, DatabaseSpec db) {
         List<String> names = c.strings("levels");
         List<IsolationLevel> out = new ArrayList<>();
         if (names == null) {

@@ -1,7 +1,5 @@
 package isostress.harness.db;
 
-import isostress.harness.config.Secrets;
-
 import javax.net.ssl.SSLException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

@@ -1,6 +1,5 @@
 package isostress.harness.db;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.provision.RunningDatabase;
 
 import java.io.IOException;
@@ -25,13 +24,13 @@ public interface Database {
     String product();
 
     /** The provision a campaign gets when it names none. */
-    Campaign.Provision defaultProvision();
+    Provision defaultProvision();
 
     /** Why {@code p} cannot provide this database, or null. */
-    String provisionProblem(Campaign.Provision p);
+    String provisionProblem(Provision p);
 
     /** The version a campaign gets when it names none with provision {@code p}, or null. */
-    default String defaultVersion(Campaign.Provision p) {
+    default String defaultVersion(Provision p) {
         return null;
     }
 
@@ -39,7 +38,7 @@ public interface Database {
     String urlProblem(String url);
 
     /** Why this database cannot run at isolation {@code i}, or null. */
-    String isolationProblem(Campaign.Isolation i);
+    String isolationProblem(Isolation i);
 
     /** Why this database cannot run as {@code nodes} servers, or null. */
     default String nodesProblem(int nodes) {
@@ -56,7 +55,7 @@ public interface Database {
      *
      * @throws CannotConnectException a node cannot be reached or refuses the harness
      */
-    ClientFactory clients(Campaign.Database spec, RunningDatabase db, List<String> urls, int sessions)
+    ClientFactory clients(DatabaseSpec spec, RunningDatabase db, List<String> urls, int sessions)
             throws IOException, InterruptedException;
 
     /**
@@ -68,7 +67,7 @@ public interface Database {
     String[] externalUrl(String url);
 
     /** Starts this database in containers ({@code provision: docker}). */
-    default RunningDatabase startInDocker(Campaign.Database spec, Path logs, int maxClients)
+    default RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
             throws IOException, InterruptedException {
         throw new IOException("provision: docker runs postgresql, mariadb (one server or Galera) and mongodb; for "
                 + name() + " use provision: external");

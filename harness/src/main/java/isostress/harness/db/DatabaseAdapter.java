@@ -2,7 +2,6 @@ package isostress.harness.db;
 
 import isostress.checker.history.MicroOp;
 import isostress.generator.workload.WorkloadType;
-import isostress.harness.config.Campaign;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -22,7 +21,7 @@ public interface DatabaseAdapter {
     String name();
 
     /** JDBC's constant for {@code i}, or throws when the database has no such level. */
-    int jdbcIsolation(Campaign.Isolation i);
+    int jdbcIsolation(Isolation i);
 
     /** (Re)creates the table for {@code type} with keys {@code 0..maxKey}. */
     void createSchema(Connection c, WorkloadType type, long maxKey) throws SQLException;

@@ -3,7 +3,6 @@ package isostress.harness.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import isostress.generator.workload.WorkloadType;
-import isostress.harness.config.Campaign;
 import isostress.harness.provision.RunningDatabase;
 
 import java.sql.Connection;
@@ -26,7 +25,7 @@ public final class JdbcClientFactory implements ClientFactory {
      * @param timeout the longest a statement or a connection attempt may take
      */
     public JdbcClientFactory(JdbcDatabase database, RunningDatabase db, List<String> urls, DatabaseAdapter adapter,
-                             Campaign.Isolation isolation, int sessions, Duration timeout) {
+                             Isolation isolation, int sessions, Duration timeout) {
         this.database = database;
         this.adapter = adapter;
         int perNode = (sessions + urls.size() - 1) / urls.size() + 1;
@@ -114,7 +113,7 @@ public final class JdbcClientFactory implements ClientFactory {
         for (HikariDataSource p : pools) p.close();
     }
 
-    private HikariDataSource pool(String url, RunningDatabase db, Campaign.Isolation isolation, int size,
+    private HikariDataSource pool(String url, RunningDatabase db, Isolation isolation, int size,
                                   Duration timeout, String name) {
         HikariConfig cfg = new HikariConfig();
         cfg.setJdbcUrl(url);

@@ -1,6 +1,5 @@
 package isostress.harness.db;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.provision.RunningDatabase;
 import isostress.harness.sql.AcctDialect;
 
@@ -84,7 +83,7 @@ public abstract class JdbcDatabase implements Database {
     }
 
     @Override
-    public ClientFactory clients(Campaign.Database spec, RunningDatabase db, List<String> urls, int sessions)
+    public ClientFactory clients(DatabaseSpec spec, RunningDatabase db, List<String> urls, int sessions)
             throws IOException, InterruptedException {
         List<String> clientUrls = new ArrayList<>();
         for (String url : urls) clientUrls.add(clientUrl(url));

@@ -12,6 +12,6 @@ package isostress.harness.faults;
  */
 public record FaultRecord(String kind, String node, long start, long end, long healMillis, String error) {
     public FaultRecord {
-        error = isostress.harness.config.Secrets.mask(error); // it quotes commands and drivers
+        error = isostress.harness.db.Secrets.mask(error); // it quotes commands and drivers
     }
 }

@@ -1,6 +1,5 @@
 package isostress.harness.faults;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.provision.DbNode;
 
 import java.io.IOException;
@@ -15,7 +14,7 @@ import java.util.List;
  * @param proxy   the clients' proxy in front of {@code node}, or null when the clients connect directly
  * @param spec    the campaign's nemesis section (settings such as {@code latency})
  */
-public record FaultTarget(DbNode node, int index, List<DbNode> cluster, TcpProxy proxy, Campaign.Nemesis spec) {
+public record FaultTarget(DbNode node, int index, List<DbNode> cluster, TcpProxy proxy, NemesisSpec spec) {
     /** The proxy, or why there is none (a fault needing one was injected without {@link Fault.Need#CLIENT_PROXY}). */
     public TcpProxy requireProxy() throws IOException {
         if (proxy == null) throw new IOException("no client proxy for node " + (index + 1));

@@ -1,6 +1,5 @@
 package isostress.harness.faults;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.provision.DbNode;
 
 import java.io.IOException;
@@ -28,7 +27,7 @@ public final class Nemesis implements AutoCloseable {
         void event(String f, Map<String, Object> value);
     }
 
-    private final Campaign.Nemesis spec;
+    private final NemesisSpec spec;
     private final List<DbNode> nodes;
     private final List<TcpProxy> proxies;
     private final EventSink sink;
@@ -42,7 +41,7 @@ public final class Nemesis implements AutoCloseable {
     /**
      * @param proxies the client proxy of each node (null entries, or an empty list, when clients connect directly)
      */
-    public Nemesis(Campaign.Nemesis spec, List<DbNode> nodes, List<TcpProxy> proxies, EventSink sink) {
+    public Nemesis(NemesisSpec spec, List<DbNode> nodes, List<TcpProxy> proxies, EventSink sink) {
         this.spec = spec;
         this.nodes = nodes;
         this.proxies = proxies;
@@ -51,12 +50,12 @@ public final class Nemesis implements AutoCloseable {
     }
 
     /** True when the faults need a client proxy in front of each node. */
-    public static boolean needsProxy(Campaign.Nemesis spec) {
+    public static boolean needsProxy(NemesisSpec spec) {
         return spec != null && Faults.anyNeeds(spec.faults(), Fault.Need.CLIENT_PROXY);
     }
 
     /** True when the faults need iptables. */
-    public static boolean needsIptables(Campaign.Nemesis spec) {
+    public static boolean needsIptables(NemesisSpec spec) {
         return spec != null && Faults.anyNeeds(spec.faults(), Fault.Need.IPTABLES);
     }
 

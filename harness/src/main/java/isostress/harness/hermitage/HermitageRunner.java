@@ -1,7 +1,7 @@
 package isostress.harness.hermitage;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 
 import java.sql.Connection;
@@ -42,7 +42,7 @@ public final class HermitageRunner {
     }
 
     /** Runs {@code test} at {@code level} on a fresh table (1, 10), (2, 20). */
-    public HermitageScript.Run run(HermitageScript test, Campaign.Isolation level) throws SQLException, InterruptedException {
+    public HermitageScript.Run run(HermitageScript test, Isolation level) throws SQLException, InterruptedException {
         try (Connection c = connect()) {
             c.setAutoCommit(true);
             try (Statement s = c.createStatement()) {

@@ -1,6 +1,6 @@
 package isostress.harness.hermitage;
 
-import isostress.harness.config.Campaign;
+import isostress.harness.db.Isolation;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -16,17 +16,17 @@ import java.util.Map;
 public final class HermitageTable {
     public static final List<String> COLUMNS = List.of("G0", "G1a", "G1b", "G1c", "OTV", "PMP", "P4", "G-single",
             "G2-item", "G2");
-    public static final List<Campaign.Isolation> LEVELS = List.of(Campaign.Isolation.READ_COMMITTED,
-            Campaign.Isolation.REPEATABLE_READ, Campaign.Isolation.SERIALIZABLE);
+    public static final List<Isolation> LEVELS = List.of(Isolation.READ_COMMITTED,
+            Isolation.REPEATABLE_READ, Isolation.SERIALIZABLE);
 
     private HermitageTable() {
     }
 
     /** level -> column -> mark; {@code detail} collects each test's outcome for people. */
-    public static Map<Campaign.Isolation, Map<String, String>> run(HermitageRunner runner, List<String> detail)
+    public static Map<Isolation, Map<String, String>> run(HermitageRunner runner, List<String> detail)
             throws SQLException, InterruptedException {
-        Map<Campaign.Isolation, Map<String, String>> out = new LinkedHashMap<>();
-        for (Campaign.Isolation level : LEVELS) {
+        Map<Isolation, Map<String, String>> out = new LinkedHashMap<>();
+        for (Isolation level : LEVELS) {
             Map<String, String> row = new LinkedHashMap<>();
             for (String column : COLUMNS) {
                 boolean readOnlyPossible = false, writePossible = false, hasReadOnly = false;
@@ -59,11 +59,11 @@ public final class HermitageTable {
     }
 
     /** As FIELD.md prints it: a markdown table. */
-    public static String markdown(String database, Map<Campaign.Isolation, Map<String, String>> table) {
+    public static String markdown(String database, Map<Isolation, Map<String, String>> table) {
         StringBuilder sb = new StringBuilder("| database | level | " + String.join(" | ", COLUMNS) + " |\n|---|---|");
         for (int i = 0; i < COLUMNS.size(); i++) sb.append("---|");
         sb.append('\n');
-        for (Map.Entry<Campaign.Isolation, Map<String, String>> e : table.entrySet()) {
+        for (Map.Entry<Isolation, Map<String, String>> e : table.entrySet()) {
             List<String> cells = new ArrayList<>(e.getValue().values());
             sb.append("| ").append(database).append(" | ").append(e.getKey().yamlName().replace('-', ' ')).append(" | ")
               .append(String.join(" | ", cells)).append(" |\n");

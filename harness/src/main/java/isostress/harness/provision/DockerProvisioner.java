@@ -1,6 +1,6 @@
 package isostress.harness.provision;
 
-import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseSpec;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.containers.wait.strategy.WaitStrategy;
@@ -54,27 +54,27 @@ public final class DockerProvisioner implements Provisioner {
     };
 
     @Override
-    public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
+    public RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) throws IOException, InterruptedException {
         Files.createDirectories(logs);
         DockerEngine.client(); // fails first, and clearly, when there is no engine
         return db.type().startInDocker(db, logs, maxClients); // the database picks the module below
     }
 
     /** MariaDB's official image: one server, or a Galera cluster with {@code nodes > 1}. */
-    public static RunningDatabase mariadb(Campaign.Database db, Path logs, int maxClients)
+    public static RunningDatabase mariadb(DatabaseSpec db, Path logs, int maxClients)
             throws IOException, InterruptedException {
         String image = image(db, "mariadb", DEFAULT_MARIADB);
         return db.nodes() > 1 ? GaleraCluster.start(db, image, logs, maxClients) : mariadb(db, image, logs, maxClients);
     }
 
     /** The campaign's image, or the official one of its version (or of {@code dflt}). */
-    static String image(Campaign.Database db, String repository, String dflt) {
+    static String image(DatabaseSpec db, String repository, String dflt) {
         if (db.image() != null) return db.image();
         return repository + ":" + (db.version() != null ? db.version() : dflt);
     }
 
     /** PostgreSQL's official image, one server. */
-    public static RunningDatabase postgres(Campaign.Database db, Path logs, int maxClients)
+    public static RunningDatabase postgres(DatabaseSpec db, Path logs, int maxClients)
             throws IOException, InterruptedException {
         String image = image(db, "postgres", DEFAULT_POSTGRES);
         List<String> cmd = new ArrayList<>(List.of("postgres", "-c", "fsync=off",
@@ -89,7 +89,7 @@ public final class DockerProvisioner implements Provisioner {
         return single(c, "PostgreSQL", image, 5432, "jdbc:postgresql", logs.resolve("postgresql-n1.log"));
     }
 
-    private static RunningDatabase mariadb(Campaign.Database db, String image, Path logs, int maxClients)
+    private static RunningDatabase mariadb(DatabaseSpec db, String image, Path logs, int maxClients)
             throws IOException, InterruptedException {
         MariaDBContainer c = new MariaDBContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("mariadb")) {
             @Override
@@ -102,7 +102,7 @@ public final class DockerProvisioner implements Provisioner {
     }
 
     /** The server options of a MariaDB node: room for the clients, then the campaign's settings. */
-    static List<String> mariadbOptions(Campaign.Database db, int maxClients) {
+    static List<String> mariadbOptions(DatabaseSpec db, int maxClients) {
         // Options only: the official entrypoint (and docker/mariadb's) puts the server's name in front.
         List<String> opts = new ArrayList<>(List.of("--max-connections=" + Math.max(151, maxClients + 20)));
         for (Map.Entry<String, String> e : db.settings().entrySet()) opts.add("--" + e.getKey() + "=" + e.getValue());
@@ -132,7 +132,7 @@ public final class DockerProvisioner implements Provisioner {
     }
 
     /** MongoDB's official image as a one-node replica set. */
-    public static RunningDatabase mongo(Campaign.Database db, Path logs) throws IOException, InterruptedException {
+    public static RunningDatabase mongo(DatabaseSpec db, Path logs) throws IOException, InterruptedException {
         if (db.nodes() > 1) {
             throw new IOException("provision: docker starts MongoDB as a one-node replica set; for " + db.nodes()
                     + " nodes run your own replica set and use provision: external");

@@ -1,7 +1,7 @@
 package isostress.harness.provision;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseSpec;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -29,7 +29,7 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
     private static final String GAVE_UP = "pg_ctl: could not start server";
 
     @Override
-    public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
+    public RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) throws IOException, InterruptedException {
         String version = PostgresBinaries.artifactVersion(db.version());
         // Fetch it now, so a missing version fails before zonky starts (and within the connect timeout).
         PostgresBinaries.bundle(version, db.connectTimeout()).close();

@@ -1,7 +1,7 @@
 package isostress.harness.provision;
 
-import isostress.harness.config.Campaign;
-import isostress.harness.config.Secrets;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Secrets;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class ExternalProvisioner implements Provisioner {
     @Override
-    public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) {
+    public RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) {
         String[] external = db.type().externalUrl(db.url());
         String url = external[0];
         String user = db.userEnv() != null ? System.getenv(db.userEnv()) : external[1];

@@ -1,6 +1,6 @@
 package isostress.harness.provision;
 
-import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseSpec;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.utility.DockerImageName;
@@ -36,7 +36,7 @@ final class GaleraCluster {
     private GaleraCluster() {
     }
 
-    static RunningDatabase start(Campaign.Database db, String image, Path logs, int maxClients)
+    static RunningDatabase start(DatabaseSpec db, String image, Path logs, int maxClients)
             throws IOException, InterruptedException {
         int n = db.nodes();
         String peers = IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).collect(Collectors.joining(","));
@@ -66,7 +66,7 @@ final class GaleraCluster {
                         + " ports " + ports + ", synced in " + DockerProvisioner.seconds(t0) + " s");
     }
 
-    private static DockerNode node(String name, boolean bootstrap, String peers, Campaign.Database db, String image,
+    private static DockerNode node(String name, boolean bootstrap, String peers, DatabaseSpec db, String image,
                                    Network network, Path logs, int maxClients) throws IOException {
         List<String> opts = new ArrayList<>(List.of("--wsrep-on=ON", "--wsrep-provider=" + PROVIDER,
                 "--wsrep-cluster-name=isostress", "--wsrep-cluster-address=gcomm://" + peers, "--wsrep-node-name=" + name,

@@ -1,6 +1,6 @@
 package isostress.harness.provision;
 
-import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseSpec;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,7 +61,7 @@ final class LocalMariaDbProvisioner implements Provisioner {
     }
 
     @Override
-    public RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException {
+    public RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) throws IOException, InterruptedException {
         MariaDbTools tools = MariaDbTools.find();
         Files.createDirectories(logs);
         int n = db.nodes();

@@ -1,6 +1,6 @@
 package isostress.harness.provision;
 
-import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseSpec;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,7 +13,7 @@ public interface Provisioner {
      * @param logs where server logs go
      * @param maxClients how many connections the clients will open
      */
-    RunningDatabase start(Campaign.Database db, Path logs, int maxClients) throws IOException, InterruptedException;
+    RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) throws IOException, InterruptedException;
 
     /** True when Debian's MariaDB server is installed, so {@code provision: local} works for MariaDB. */
     static boolean mariaDbInstalled() {
@@ -26,7 +26,7 @@ public interface Provisioner {
     }
 
     /** The provisioner for {@code db}. */
-    static Provisioner of(Campaign.Database db) {
+    static Provisioner of(DatabaseSpec db) {
         switch (db.provision()) {
             case EMBEDDED: return new EmbeddedPostgresProvisioner();
             case LOCAL: return new LocalMariaDbProvisioner();

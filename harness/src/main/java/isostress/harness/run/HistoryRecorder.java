@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.Txn;
-import isostress.harness.config.Secrets;
+import isostress.harness.db.Secrets;
 
 import java.io.IOException;
 import java.io.OutputStream;

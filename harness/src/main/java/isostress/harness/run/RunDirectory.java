@@ -1,6 +1,6 @@
 package isostress.harness.run;
 
-import isostress.harness.config.Secrets;
+import isostress.harness.db.Secrets;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

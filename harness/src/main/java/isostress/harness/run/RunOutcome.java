@@ -2,7 +2,7 @@ package isostress.harness.run;
 
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
-import isostress.harness.config.Secrets;
+import isostress.harness.db.Secrets;
 
 /**
  * How a run ended.

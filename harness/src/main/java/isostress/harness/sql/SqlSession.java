@@ -4,9 +4,9 @@ import isostress.checker.history.Outcome;
 import isostress.checker.sql.SqlOp;
 import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlTxn;
-import isostress.harness.config.Campaign;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Failure;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcClientFactory;
 
 import java.io.IOException;
@@ -126,7 +126,7 @@ public final class SqlSession implements Runnable {
         Outcome outcome;
         try {
             conn.setTransactionIsolation(adapter.jdbcIsolation(
-                    Campaign.Isolation.valueOf(t.isolation().toUpperCase(Locale.ROOT).replace('-', '_'))));
+                    Isolation.valueOf(t.isolation().toUpperCase(Locale.ROOT).replace('-', '_'))));
             for (int i = 0; i < t.statements().size(); i++) {
                 if (i > 0 && opPauseNanos > 0) {
                     TimeUnit.NANOSECONDS.sleep(ThreadLocalRandom.current().nextLong(opPauseNanos + 1));

@@ -2,6 +2,8 @@ package isostress.harness.config;
 
 import isostress.checker.model.IsolationLevel;
 import isostress.generator.workload.WorkloadType;
+import isostress.harness.db.Isolation;
+import isostress.harness.db.Provision;
 import isostress.harness.faults.Faults;
 import org.junit.jupiter.api.Test;
 
@@ -29,9 +31,9 @@ class CampaignLoaderTest {
     void defaults() {
         Campaign c = CampaignLoader.parse(FILE, "name: x\n");
         assertEquals("postgresql", c.database().type().name());
-        assertEquals(Campaign.Provision.EMBEDDED, c.database().provision());
+        assertEquals(Provision.EMBEDDED, c.database().provision());
         assertEquals("16.15", c.database().version());
-        assertEquals(Campaign.Isolation.SERIALIZABLE, c.database().isolation());
+        assertEquals(Isolation.SERIALIZABLE, c.database().isolation());
         assertEquals(WorkloadType.MINI, c.workload().type());
         assertEquals(List.of(IsolationLevel.SERIALIZABLE), c.levels());
         assertEquals(1, c.runs());

@@ -1,5 +1,9 @@
 package isostress.harness.config;
 
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
+import isostress.harness.db.Provision;
+import isostress.harness.db.Secrets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SecretsTest {
     @AfterEach
     void forget() {
-        Secrets.register(new Campaign.Database(isostress.harness.db.Databases.byName("postgresql"), Campaign.Provision.EMBEDDED, "16.15",
-                null, null, null, Campaign.Isolation.SERIALIZABLE, java.util.Map.of()));
+        Secrets.register(new DatabaseSpec(isostress.harness.db.Databases.byName("postgresql"), Provision.EMBEDDED, "16.15",
+                null, null, null, Isolation.SERIALIZABLE, java.util.Map.of()));
     }
 
     @Test

@@ -1,6 +1,5 @@
 package isostress.harness.faults;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.provision.DbNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -80,8 +79,8 @@ class FaultsTest {
         }
     }
 
-    private static Campaign.Nemesis spec(String... faults) {
-        return new Campaign.Nemesis(Faults.list(faults), Duration.ofMillis(1), Duration.ofMillis(1), List.of(),
+    private static NemesisSpec spec(String... faults) {
+        return new NemesisSpec(Faults.list(faults), Duration.ofMillis(1), Duration.ofMillis(1), List.of(),
                 Duration.ofMillis(1), 1);
     }
 

@@ -1,6 +1,5 @@
 package isostress.harness.faults;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.provision.DbNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -107,7 +106,7 @@ class NemesisScheduleTest {
         for (int i = 0; i < nodes.size(); i++) proxies.add(new TcpProxy("127.0.0.1", 9));
         List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Map<String, Object>> values = java.util.Collections.synchronizedList(new ArrayList<>());
-        Campaign.Nemesis spec = new Campaign.Nemesis(
+        NemesisSpec spec = new NemesisSpec(
                 Faults.list("kill", "pause", "latency", "drop"), Duration.ofMillis(1), Duration.ofMillis(1),
                 targets, Duration.ofMillis(5), seed);
         long t0 = System.nanoTime();

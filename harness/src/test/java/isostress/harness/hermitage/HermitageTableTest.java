@@ -3,6 +3,7 @@ package isostress.harness.hermitage;
 import isostress.harness.Services;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
@@ -49,7 +50,7 @@ class HermitageTableTest {
         Campaign c = CampaignLoader.parse(Path.of("hermitage.yaml"), yaml);
         try (RunningDatabase db = Provisioner.of(c.database()).start(c.database(), logs, 4)) {
             List<String> detail = new ArrayList<>();
-            Map<Campaign.Isolation, Map<String, String>> t = HermitageTable.run(
+            Map<Isolation, Map<String, String>> t = HermitageTable.run(
                     new HermitageRunner((JdbcDatabase) c.database().type(), db.jdbcUrl(), db.user(), db.password()), detail);
             detail.forEach(System.out::println);
             Map<String, List<String>> out = new LinkedHashMap<>();

@@ -2,8 +2,8 @@ package isostress.harness.provision;
 
 import isostress.harness.Services;
 import isostress.harness.cli.Main;
-import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.DatabaseSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -29,11 +29,11 @@ class BadServerSettingTest {
     @TempDir
     Path dir;
 
-    private Campaign.Database database(String yaml) {
+    private DatabaseSpec database(String yaml) {
         return CampaignLoader.parse(Path.of("camp.yaml"), yaml).database();
     }
 
-    private SettingRefusedException refused(Campaign.Database db) {
+    private SettingRefusedException refused(DatabaseSpec db) {
         long t0 = System.nanoTime();
         SettingRefusedException e = assertThrows(SettingRefusedException.class,
                 () -> Provisioner.of(db).start(db, Files.createTempDirectory(dir, "logs"), 4).close());

@@ -2,8 +2,8 @@ package isostress.harness.provision;
 
 import com.github.dockerjava.api.exception.NotFoundException;
 import isostress.harness.Services;
-import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.DatabaseSpec;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,7 +49,7 @@ class DockerProvisionerTest {
     }
 
     /** The database section of a campaign, read as a user's YAML is. */
-    private static Campaign.Database database(String type, String image, int nodes, String settings) {
+    private static DatabaseSpec database(String type, String image, int nodes, String settings) {
         String yaml = "database:\n  type: " + type + "\n  provision: docker\n  image: " + image + "\n  nodes: " + nodes
                 + "\n  isolation: " + (type.equals("mongodb") ? "snapshot" : "serializable")
                 + "\n  settings: " + settings + "\n";

@@ -2,7 +2,9 @@ package isostress.harness.run;
 
 import isostress.harness.Services;
 import isostress.harness.cli.Main;
-import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
+import isostress.harness.db.Provision;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -178,8 +180,8 @@ class Issue13ConnectErrorsTest {
     @Test
     void mariaDbWrongPasswordAndMissingDatabase() throws Exception {
         Services.requireLocalMariaDb();
-        Campaign.Database spec = new Campaign.Database(isostress.harness.db.Databases.byName("mariadb"), Campaign.Provision.LOCAL, null, null,
-                null, null, Campaign.Isolation.SERIALIZABLE, Map.of());
+        DatabaseSpec spec = new DatabaseSpec(isostress.harness.db.Databases.byName("mariadb"), Provision.LOCAL, null, null,
+                null, null, Isolation.SERIALIZABLE, Map.of());
         try (RunningDatabase maria = Provisioner.of(spec).start(spec, dir.resolve("mariadb-logs"), 10)) {
             int port = maria.nodes().get(0).clientPort();
             Exit wrong = run("maria-wrong-password", "{type: mariadb, provision: external, url: "

@@ -7,9 +7,9 @@ import isostress.checker.history.HistoryFormat;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.SideEvent;
-import isostress.harness.config.Campaign;
 import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Nemesis;
+import isostress.harness.faults.NemesisSpec;
 import isostress.harness.provision.DbNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -77,7 +77,7 @@ class Issue13HistoryEscapingTest {
             // One transaction: the reader refuses a history of nemesis events only (nothing to check).
             r.invoke(1, List.of(new MicroOp.Write(1, 1)));
             r.complete(1, Outcome.OK, List.of(new MicroOp.Write(1, 1)), null, "n1");
-            Nemesis nemesis = new Nemesis(new Campaign.Nemesis(isostress.harness.faults.Faults.list("kill"), Duration.ofMillis(5),
+            Nemesis nemesis = new Nemesis(new NemesisSpec(isostress.harness.faults.Faults.list("kill"), Duration.ofMillis(5),
                     Duration.ofMillis(5), List.of(), Duration.ZERO, 1), List.of(new FailingNode()), List.of(),
                     new Nemesis.EventSink() {
                         public long now() {

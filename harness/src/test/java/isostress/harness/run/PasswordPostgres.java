@@ -1,6 +1,8 @@
 package isostress.harness.run;
 
-import isostress.harness.config.Campaign;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
+import isostress.harness.db.Provision;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
 
@@ -25,8 +27,8 @@ final class PasswordPostgres implements AutoCloseable {
         Files.writeString(hba, "local all all trust\n"
                 + "host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust\n"
                 + "host all all 127.0.0.1/32 scram-sha-256\nhost all all ::1/128 scram-sha-256\n");
-        Campaign.Database spec = new Campaign.Database(isostress.harness.db.Databases.byName("postgresql"), Campaign.Provision.EMBEDDED,
-                "16.15", null, null, null, Campaign.Isolation.SERIALIZABLE, Map.of("hba_file", hba.toString()));
+        DatabaseSpec spec = new DatabaseSpec(isostress.harness.db.Databases.byName("postgresql"), Provision.EMBEDDED,
+                "16.15", null, null, null, Isolation.SERIALIZABLE, Map.of("hba_file", hba.toString()));
         db = Provisioner.of(spec).start(spec, dir.resolve("server-logs"), 20);
         try (Connection c = DriverManager.getConnection(db.jdbcUrl()); Statement s = c.createStatement()) {
             s.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + password + "'");

@@ -1,8 +1,10 @@
 package isostress.harness.db.mariadb;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
+import isostress.harness.db.Provision;
 import isostress.harness.provision.DockerProvisioner;
 import isostress.harness.provision.RunningDatabase;
 import isostress.harness.sql.AcctDialect;
@@ -43,17 +45,17 @@ public final class MariaDb extends JdbcDatabase {
     }
 
     @Override
-    public Campaign.Provision defaultProvision() {
-        return Campaign.Provision.LOCAL;
+    public Provision defaultProvision() {
+        return Provision.LOCAL;
     }
 
     @Override
-    public String provisionProblem(Campaign.Provision p) {
+    public String provisionProblem(Provision p) {
         return MySqlFamily.provisionProblem(name(), p);
     }
 
     @Override
-    public String isolationProblem(Campaign.Isolation i) {
+    public String isolationProblem(Isolation i) {
         return MySqlFamily.isolationProblem(name(), i);
     }
 
@@ -89,7 +91,7 @@ public final class MariaDb extends JdbcDatabase {
     }
 
     @Override
-    public RunningDatabase startInDocker(Campaign.Database spec, Path logs, int maxClients)
+    public RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
             throws IOException, InterruptedException {
         return DockerProvisioner.mariadb(spec, logs, maxClients);
     }

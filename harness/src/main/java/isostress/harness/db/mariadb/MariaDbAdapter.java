@@ -1,7 +1,7 @@
 package isostress.harness.db.mariadb;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.db.Failure;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.SqlAdapter;
 
 import java.sql.Connection;
@@ -35,7 +35,7 @@ public final class MariaDbAdapter extends SqlAdapter {
     }
 
     @Override
-    public int jdbcIsolation(Campaign.Isolation i) {
+    public int jdbcIsolation(Isolation i) {
         switch (i) {
             case READ_UNCOMMITTED: return Connection.TRANSACTION_READ_UNCOMMITTED;
             case READ_COMMITTED: return Connection.TRANSACTION_READ_COMMITTED;

@@ -1,6 +1,7 @@
 package isostress.harness.db.mariadb;
 
-import isostress.harness.config.Campaign;
+import isostress.harness.db.Isolation;
+import isostress.harness.db.Provision;
 
 import java.time.Duration;
 import java.util.Properties;
@@ -19,14 +20,14 @@ public final class MySqlFamily {
     }
 
     /** Embedded is PostgreSQL's only. */
-    public static String provisionProblem(String type, Campaign.Provision p) {
-        return p == Campaign.Provision.EMBEDDED ? "embedded is PostgreSQL's (zonky); for " + type + " use local "
+    public static String provisionProblem(String type, Provision p) {
+        return p == Provision.EMBEDDED ? "embedded is PostgreSQL's (zonky); for " + type + " use local "
                 + "(Debian's mariadbd) or external" : null;
     }
 
     /** InnoDB has read uncommitted, read committed, repeatable read and serializable. */
-    public static String isolationProblem(String type, Campaign.Isolation i) {
-        return i == Campaign.Isolation.SNAPSHOT ? type + " has no snapshot isolation level; use repeatable-read "
+    public static String isolationProblem(String type, Isolation i) {
+        return i == Isolation.SNAPSHOT ? type + " has no snapshot isolation level; use repeatable-read "
                 + "(with settings: {innodb_snapshot_isolation: ON} on MariaDB 10.11+ for first-committer-wins)" : null;
     }
 

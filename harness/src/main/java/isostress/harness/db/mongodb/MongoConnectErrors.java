@@ -3,8 +3,8 @@ package isostress.harness.db.mongodb;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoSecurityException;
 import com.mongodb.MongoTimeoutException;
-import isostress.harness.config.Secrets;
 import isostress.harness.db.ClientUrls;
+import isostress.harness.db.Secrets;
 
 import java.time.Duration;
 import java.util.regex.Matcher;

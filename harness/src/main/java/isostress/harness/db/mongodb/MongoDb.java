@@ -1,9 +1,11 @@
 package isostress.harness.db.mongodb;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.Database;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
+import isostress.harness.db.Provision;
 import isostress.harness.provision.DockerProvisioner;
 import isostress.harness.provision.RunningDatabase;
 
@@ -28,13 +30,13 @@ public final class MongoDb implements Database {
     }
 
     @Override
-    public Campaign.Provision defaultProvision() {
-        return Campaign.Provision.EXTERNAL;
+    public Provision defaultProvision() {
+        return Provision.EXTERNAL;
     }
 
     @Override
-    public String provisionProblem(Campaign.Provision p) {
-        return p == Campaign.Provision.EMBEDDED || p == Campaign.Provision.LOCAL
+    public String provisionProblem(Provision p) {
+        return p == Provision.EMBEDDED || p == Provision.LOCAL
                 ? "mongodb runs external (url: mongodb://...) or in docker" : null;
     }
 
@@ -46,8 +48,8 @@ public final class MongoDb implements Database {
 
     /** Transactions run with read concern snapshot and write concern majority: MongoDB's one isolation. */
     @Override
-    public String isolationProblem(Campaign.Isolation i) {
-        return i == Campaign.Isolation.SNAPSHOT || i == Campaign.Isolation.SERIALIZABLE ? null
+    public String isolationProblem(Isolation i) {
+        return i == Isolation.SNAPSHOT || i == Isolation.SERIALIZABLE ? null
                 : "mongodb transactions run with read concern snapshot and write concern majority; use snapshot (or "
                 + "serializable, which means the same there)";
     }
@@ -68,14 +70,14 @@ public final class MongoDb implements Database {
      * mean MongoDB's one transaction isolation (snapshot isolation).
      */
     @Override
-    public ClientFactory clients(Campaign.Database spec, RunningDatabase db, List<String> urls, int sessions)
+    public ClientFactory clients(DatabaseSpec spec, RunningDatabase db, List<String> urls, int sessions)
             throws CannotConnectException {
         for (String url : urls) MongoClientFactory.check(url, db.user(), db.password(), spec.connectTimeout());
         return new MongoClientFactory(urls, db.user(), db.password(), spec.timeout());
     }
 
     @Override
-    public RunningDatabase startInDocker(Campaign.Database spec, Path logs, int maxClients)
+    public RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
             throws IOException, InterruptedException {
         return DockerProvisioner.mongo(spec, logs);
     }

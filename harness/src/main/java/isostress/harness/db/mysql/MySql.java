@@ -1,8 +1,9 @@
 package isostress.harness.db.mysql;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
+import isostress.harness.db.Provision;
 import isostress.harness.db.mariadb.MariaDb;
 import isostress.harness.db.mariadb.MySqlFamily;
 import isostress.harness.sql.AcctDialect;
@@ -29,17 +30,17 @@ public final class MySql extends JdbcDatabase {
     }
 
     @Override
-    public Campaign.Provision defaultProvision() {
-        return Campaign.Provision.LOCAL;
+    public Provision defaultProvision() {
+        return Provision.LOCAL;
     }
 
     @Override
-    public String provisionProblem(Campaign.Provision p) {
+    public String provisionProblem(Provision p) {
         return MySqlFamily.provisionProblem(name(), p);
     }
 
     @Override
-    public String isolationProblem(Campaign.Isolation i) {
+    public String isolationProblem(Isolation i) {
         return MySqlFamily.isolationProblem(name(), i);
     }
 

@@ -1,7 +1,7 @@
 package isostress.harness.db.mysql;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.db.Failure;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.SqlAdapter;
 import isostress.harness.db.mariadb.MySqlFamily;
 
@@ -39,7 +39,7 @@ public final class MySqlAdapter extends SqlAdapter {
     }
 
     @Override
-    public int jdbcIsolation(Campaign.Isolation i) {
+    public int jdbcIsolation(Isolation i) {
         if (MySqlFamily.isolationProblem(name(), i) != null) {
             throw new IllegalArgumentException("MySQL has no " + i.yamlName() + " isolation level");
         }

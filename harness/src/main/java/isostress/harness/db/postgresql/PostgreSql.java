@@ -1,8 +1,10 @@
 package isostress.harness.db.postgresql;
 
-import isostress.harness.config.Campaign;
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
+import isostress.harness.db.Provision;
 import isostress.harness.provision.DockerProvisioner;
 import isostress.harness.provision.RunningDatabase;
 import isostress.harness.sql.AcctDialect;
@@ -39,22 +41,22 @@ public final class PostgreSql extends JdbcDatabase {
     }
 
     @Override
-    public Campaign.Provision defaultProvision() {
-        return Campaign.Provision.EMBEDDED;
+    public Provision defaultProvision() {
+        return Provision.EMBEDDED;
     }
 
     @Override
-    public String provisionProblem(Campaign.Provision p) {
-        return p == Campaign.Provision.LOCAL ? "for postgresql use embedded (any version) or external" : null;
+    public String provisionProblem(Provision p) {
+        return p == Provision.LOCAL ? "for postgresql use embedded (any version) or external" : null;
     }
 
     @Override
-    public String defaultVersion(Campaign.Provision p) {
-        return p == Campaign.Provision.EMBEDDED ? "16.15" : null;
+    public String defaultVersion(Provision p) {
+        return p == Provision.EMBEDDED ? "16.15" : null;
     }
 
     @Override
-    public String isolationProblem(Campaign.Isolation i) {
+    public String isolationProblem(Isolation i) {
         return null; // snapshot is repeatable read there
     }
 
@@ -106,7 +108,7 @@ public final class PostgreSql extends JdbcDatabase {
     }
 
     @Override
-    public RunningDatabase startInDocker(Campaign.Database spec, Path logs, int maxClients)
+    public RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
             throws IOException, InterruptedException {
         return DockerProvisioner.postgres(spec, logs, maxClients);
     }

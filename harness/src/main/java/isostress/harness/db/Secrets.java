@@ -1,4 +1,4 @@
-package isostress.harness.config;
+package isostress.harness.db;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +74,7 @@ public final class Secrets {
      * password-env's value and the values of secret-looking settings. One process runs one campaign; replacing
      * rather than adding keeps an earlier campaign's values (a test's "wrong") from being masked in later output.
      */
-    public static synchronized void register(Campaign.Database db) {
+    public static synchronized void register(DatabaseSpec db) {
         VALUES.clear();
         if (db.url() != null) {
             add(urlPassword(db.url()));
