@@ -1,9 +1,6 @@
 package isostress.harness.db;
 
-import isostress.harness.provision.RunningDatabase;
-
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -55,7 +52,7 @@ public interface Database {
      *
      * @throws CannotConnectException a node cannot be reached or refuses the harness
      */
-    ClientFactory clients(DatabaseSpec spec, RunningDatabase db, List<String> urls, int sessions)
+    ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls, int sessions)
             throws IOException, InterruptedException;
 
     /**
@@ -65,11 +62,4 @@ public interface Database {
      * @return {url, user, password}; user and password may be null
      */
     String[] externalUrl(String url);
-
-    /** Starts this database in containers ({@code provision: docker}). */
-    default RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
-            throws IOException, InterruptedException {
-        throw new IOException("provision: docker runs postgresql, mariadb (one server or Galera) and mongodb; for "
-                + name() + " use provision: external");
-    }
 }

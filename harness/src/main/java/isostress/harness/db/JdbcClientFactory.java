@@ -3,7 +3,6 @@ package isostress.harness.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import isostress.generator.workload.WorkloadType;
-import isostress.harness.provision.RunningDatabase;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,13 +23,13 @@ public final class JdbcClientFactory implements ClientFactory {
      * @param urls    the client URL of each node (a latency proxy's address when faults need one)
      * @param timeout the longest a statement or a connection attempt may take
      */
-    public JdbcClientFactory(JdbcDatabase database, RunningDatabase db, List<String> urls, DatabaseAdapter adapter,
+    public JdbcClientFactory(JdbcDatabase database, Credentials login, List<String> urls, DatabaseAdapter adapter,
                              Isolation isolation, int sessions, Duration timeout) {
         this.database = database;
         this.adapter = adapter;
         int perNode = (sessions + urls.size() - 1) / urls.size() + 1;
         for (int i = 0; i < urls.size(); i++) {
-            pools.add(pool(urls.get(i), db, isolation, perNode, timeout, "isostress-n" + (i + 1)));
+            pools.add(pool(urls.get(i), login, isolation, perNode, timeout, "isostress-n" + (i + 1)));
         }
     }
 
@@ -113,12 +112,12 @@ public final class JdbcClientFactory implements ClientFactory {
         for (HikariDataSource p : pools) p.close();
     }
 
-    private HikariDataSource pool(String url, RunningDatabase db, Isolation isolation, int size,
+    private HikariDataSource pool(String url, Credentials login, Isolation isolation, int size,
                                   Duration timeout, String name) {
         HikariConfig cfg = new HikariConfig();
         cfg.setJdbcUrl(url);
-        if (db.user() != null) cfg.setUsername(db.user());
-        if (db.password() != null) cfg.setPassword(db.password());
+        if (login.user() != null) cfg.setUsername(login.user());
+        if (login.password() != null) cfg.setPassword(login.password());
         cfg.setMaximumPoolSize(size);
         cfg.setMinimumIdle(0);
         cfg.setAutoCommit(false);

@@ -1,8 +1,5 @@
 package isostress.harness.db;
 
-import isostress.harness.provision.RunningDatabase;
-import isostress.harness.sql.AcctDialect;
-
 import java.io.IOException;
 import java.sql.Driver;
 import java.time.Duration;
@@ -83,14 +80,14 @@ public abstract class JdbcDatabase implements Database {
     }
 
     @Override
-    public ClientFactory clients(DatabaseSpec spec, RunningDatabase db, List<String> urls, int sessions)
+    public ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls, int sessions)
             throws IOException, InterruptedException {
         List<String> clientUrls = new ArrayList<>();
         for (String url : urls) clientUrls.add(clientUrl(url));
         for (String url : clientUrls) {
-            ConnectionCheck.require(this, url, db.user(), db.password(), spec.connectTimeout());
+            ConnectionCheck.require(this, url, login.user(), login.password(), spec.connectTimeout());
         }
-        return new JdbcClientFactory(this, db, clientUrls, adapter(spec.upsert(), spec.opPause(), spec.tables()),
+        return new JdbcClientFactory(this, login, clientUrls, adapter(spec.upsert(), spec.opPause(), spec.tables()),
                 spec.isolation(), sessions, spec.timeout());
     }
 }

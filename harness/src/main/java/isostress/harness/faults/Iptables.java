@@ -8,19 +8,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Partitions with iptables. Every rule the harness adds lives in a chain of its own, {@code ISOSTRESS-<pid>}
  * ({@link #CHAIN}), reached by one jump from INPUT (loopback traffic passes INPUT on the receiving side), so healing
  * is flushing the chain and cleaning up is removing the jump and the chain: nothing else on the machine is touched,
  * including the chains of other harnesses running at the same time. The harness's watchdog removes the chain if the
- * harness is killed; {@link isostress.harness.provision.Leftovers} removes those of dead harnesses it finds.
+ * harness is killed; {@link #removeStale}, run by {@link isostress.harness.provision.Leftovers}, removes those of
+ * dead harnesses it finds.
  */
 public final class Iptables {
     /** The chains' common prefix; alone, the name older versions used for their one chain. */
     public static final String PREFIX = "ISOSTRESS";
     /** This harness's chain. */
     public static final String CHAIN = chainOf(ProcessHandle.current().pid());
+    /** A harness's chain as {@code iptables -S} declares it (group 1: the harness's pid). */
+    private static final Pattern DECLARED = Pattern.compile("(?m)(?<=^-N )" + PREFIX + "(?:-(\\d+))?$");
 
     private Iptables() {
     }
@@ -83,6 +88,32 @@ public final class Iptables {
         }
         run(false, "-F", chain);
         run(false, "-X", chain);
+    }
+
+    /**
+     * Removes the chains of harnesses no longer running (a harness killed with SIGKILL, whose watchdog could not
+     * run either); returns what was done, for the run's log. Nothing when iptables is not installed.
+     *
+     * @param otherHarnessAlive another harness runs now: the plain {@value #PREFIX} chain of older versions is
+     *                          anyone's, so it is stale only when no other harness is alive
+     */
+    public static List<String> removeStale(boolean otherHarnessAlive) {
+        List<String> done = new ArrayList<>();
+        if (program() == null) return done;
+        try {
+            Matcher m = DECLARED.matcher(list());
+            while (m.find()) {
+                // ISOSTRESS-<pid> is that harness's; plain ISOSTRESS (older versions) is anyone's.
+                boolean stale = m.group(1) == null ? !otherHarnessAlive
+                        : !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false);
+                if (!stale || m.group().equals(CHAIN)) continue;
+                remove(m.group());
+                done.add("removed iptables chain " + m.group() + " left by a dead harness");
+            }
+        } catch (IOException e) {
+            done.add("could not remove iptables rules: " + e.getMessage());
+        }
+        return done;
     }
 
     /** The chain's rules as iptables lists them (tests look for leftovers). */

@@ -1,6 +1,10 @@
 package isostress.harness.provision;
 
+import isostress.harness.db.Database;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.mariadb.MariaDb;
+import isostress.harness.db.mongodb.MongoDb;
+import isostress.harness.db.postgresql.PostgreSql;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.containers.wait.strategy.WaitStrategy;
@@ -57,11 +61,17 @@ public final class DockerProvisioner implements Provisioner {
     public RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) throws IOException, InterruptedException {
         Files.createDirectories(logs);
         DockerEngine.client(); // fails first, and clearly, when there is no engine
-        return db.type().startInDocker(db, logs, maxClients); // the database picks the module below
+        // The provisioner, not the database, picks the module: the adapters sit below the provisioners.
+        Database type = db.type();
+        if (type instanceof PostgreSql) return postgres(db, logs, maxClients);
+        if (type instanceof MariaDb) return mariadb(db, logs, maxClients);
+        if (type instanceof MongoDb) return mongo(db, logs);
+        throw new IOException("provision: docker runs postgresql, mariadb (one server or Galera) and mongodb; for "
+                + type.name() + " use provision: external");
     }
 
     /** MariaDB's official image: one server, or a Galera cluster with {@code nodes > 1}. */
-    public static RunningDatabase mariadb(DatabaseSpec db, Path logs, int maxClients)
+    static RunningDatabase mariadb(DatabaseSpec db, Path logs, int maxClients)
             throws IOException, InterruptedException {
         String image = image(db, "mariadb", DEFAULT_MARIADB);
         return db.nodes() > 1 ? GaleraCluster.start(db, image, logs, maxClients) : mariadb(db, image, logs, maxClients);
@@ -74,7 +84,7 @@ public final class DockerProvisioner implements Provisioner {
     }
 
     /** PostgreSQL's official image, one server. */
-    public static RunningDatabase postgres(DatabaseSpec db, Path logs, int maxClients)
+    static RunningDatabase postgres(DatabaseSpec db, Path logs, int maxClients)
             throws IOException, InterruptedException {
         String image = image(db, "postgres", DEFAULT_POSTGRES);
         List<String> cmd = new ArrayList<>(List.of("postgres", "-c", "fsync=off",
@@ -132,7 +142,7 @@ public final class DockerProvisioner implements Provisioner {
     }
 
     /** MongoDB's official image as a one-node replica set. */
-    public static RunningDatabase mongo(DatabaseSpec db, Path logs) throws IOException, InterruptedException {
+    static RunningDatabase mongo(DatabaseSpec db, Path logs) throws IOException, InterruptedException {
         if (db.nodes() > 1) {
             throw new IOException("provision: docker starts MongoDB as a one-node replica set; for " + db.nodes()
                     + " nodes run your own replica set and use provision: external");

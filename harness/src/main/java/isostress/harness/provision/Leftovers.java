@@ -1,7 +1,5 @@
 package isostress.harness.provision;
 
-import isostress.harness.faults.Iptables;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -22,8 +20,6 @@ import java.util.stream.Stream;
  */
 public final class Leftovers {
     private static final Pattern OWNED = Pattern.compile("isostress-(pg|mariadb)-(\\d+)-.*");
-    /** A harness's iptables chain as {@code iptables -S} declares it (group 1: the harness's pid). */
-    private static final Pattern CHAIN = Pattern.compile("(?m)(?<=^-N )" + Iptables.PREFIX + "(?:-(\\d+))?$");
     /** The label naming the harness (pid) that started a container. */
     static final String DOCKER_OWNER = "isostress.owner";
 
@@ -53,8 +49,22 @@ public final class Leftovers {
         return "isostress-" + kind + "-" + ProcessHandle.current().pid() + "-";
     }
 
-    /** Cleans up after dead harnesses; returns what was done, for the run's log. */
-    public static List<String> cleanUp() {
+    /**
+     * Rules a dead harness left in the firewall. The faults package, which installs them, sits above this one, so
+     * it hands its cleanup in ({@code Iptables::removeStale}).
+     */
+    @FunctionalInterface
+    public interface StaleRules {
+        /**
+         * Removes the rules of harnesses no longer running; returns what was done, for the run's log.
+         *
+         * @param otherHarnessAlive another harness runs now (rules no harness owns by name are then kept)
+         */
+        List<String> removeStale(boolean otherHarnessAlive);
+    }
+
+    /** Cleans up after dead harnesses, their firewall rules last; returns what was done, for the run's log. */
+    public static List<String> cleanUp(StaleRules rules) {
         List<String> done = new ArrayList<>();
         boolean otherAlive = false;
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
@@ -76,22 +86,7 @@ public final class Leftovers {
             done.add("could not clean up: " + e.getMessage());
         }
         done.addAll(removeContainersOfDeadHarnesses());
-        if (Iptables.program() != null) {
-            try {
-                Matcher m = CHAIN.matcher(Iptables.list());
-                while (m.find()) {
-                    // ISOSTRESS-<pid> is that harness's; plain ISOSTRESS (older versions) is anyone's, stale only
-                    // when no other harness is alive.
-                    boolean stale = m.group(1) == null ? !otherAlive
-                            : !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false);
-                    if (!stale || m.group().equals(Iptables.CHAIN)) continue;
-                    Iptables.remove(m.group());
-                    done.add("removed iptables chain " + m.group() + " left by a dead harness");
-                }
-            } catch (IOException e) {
-                done.add("could not remove iptables rules: " + e.getMessage());
-            }
-        }
+        done.addAll(rules.removeStale(otherAlive));
         return done;
     }
 

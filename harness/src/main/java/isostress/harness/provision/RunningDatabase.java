@@ -1,17 +1,15 @@
 package isostress.harness.provision;
 
+import isostress.harness.db.Credentials;
+
 import java.util.List;
 
 /**
  * A database ready for clients. Closing it stops what the harness started (nothing for an external database).
  */
-public interface RunningDatabase extends AutoCloseable {
+public interface RunningDatabase extends Credentials, AutoCloseable {
     /** The first node's client URL (JDBC, or mongodb://). */
     String jdbcUrl();
-
-    String user();
-
-    String password();
 
     /** For people: what it is and where, e.g. "embedded PostgreSQL 16.15.0 on port 41234". */
     String description();

@@ -1,8 +1,5 @@
 package isostress.harness.provision;
 
-import isostress.harness.config.Campaign;
-import isostress.harness.config.CampaignLoader;
-
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
@@ -36,9 +33,19 @@ public final class SettingRefusedException extends IOException {
         return serverLine;
     }
 
-    /** One sentence with file, line and key path: {@code camp.yaml:4 database.settings.x: ... refused it: ...}. */
-    public String located(Campaign c) {
-        return CampaignLoader.where(c, "database.settings." + setting) + ": " + server + " refused it: " + serverLine;
+    /** The campaign key the server refused: {@code database.settings.<setting>}. */
+    public String keyPath() {
+        return "database.settings." + setting;
+    }
+
+    /**
+     * One sentence with file, line and key path: {@code camp.yaml:4 database.settings.x: ... refused it: ...}.
+     * The caller finds {@code where} (the campaign's loader knows the file's lines; provisioners sit below it).
+     *
+     * @param where {@code file:line keyPath} of {@link #keyPath()}
+     */
+    public String located(String where) {
+        return where + ": " + server + " refused it: " + serverLine;
     }
 
     /**

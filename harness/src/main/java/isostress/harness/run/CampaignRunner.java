@@ -8,15 +8,18 @@ import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadGenerator;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
+import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.ClientUrls;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Secrets;
 import isostress.harness.faults.FaultRecord;
+import isostress.harness.faults.Iptables;
 import isostress.harness.faults.Nemesis;
 import isostress.harness.faults.TcpProxy;
 import isostress.harness.provision.DbNode;
+import isostress.harness.provision.Leftovers;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
 
@@ -110,7 +113,7 @@ public final class CampaignRunner {
         isostress.harness.provision.Watchdog.logTo(dir.logs().resolve("harness.log"));
         log.line("run " + (index + 1) + " of " + campaign.name() + ", seed " + seed + ", " + workload.size()
                 + " transactions over " + spec.sessions() + " sessions");
-        for (String line : isostress.harness.provision.Leftovers.cleanUp()) {
+        for (String line : Leftovers.cleanUp(Iptables::removeStale)) {
             log.line("cleanup: " + line);
             out.println("isostress: " + line);
         }
@@ -284,7 +287,8 @@ public final class CampaignRunner {
     /** As {@link #describe(Throwable)}; a setting the server refused is named by file, line and key path. */
     static String describe(Campaign c, Throwable e) {
         if (e instanceof isostress.harness.provision.SettingRefusedException) {
-            return ((isostress.harness.provision.SettingRefusedException) e).located(c);
+            var refused = (isostress.harness.provision.SettingRefusedException) e;
+            return refused.located(CampaignLoader.where(c, refused.keyPath()));
         }
         return describe(e);
     }

@@ -9,12 +9,14 @@ import isostress.generator.sql.SqlWorkloadGenerator;
 import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
+import isostress.harness.db.AcctDialect;
 import isostress.harness.db.JdbcClientFactory;
 import isostress.harness.db.Secrets;
+import isostress.harness.faults.Iptables;
 import isostress.harness.provision.DbNode;
+import isostress.harness.provision.Leftovers;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
-import isostress.harness.sql.AcctDialect;
 import isostress.harness.sql.SqlHistoryWriter;
 import isostress.harness.sql.SqlSession;
 
@@ -69,7 +71,7 @@ final class SqlRun {
         isostress.harness.provision.Watchdog.logTo(dir.logs().resolve("harness.log"));
         log.line("run " + (index + 1) + " of " + campaign.name() + ", seed " + seed + ", " + workload.size()
                 + " sql transactions over " + spec.sessions() + " sessions");
-        for (String line : isostress.harness.provision.Leftovers.cleanUp()) {
+        for (String line : Leftovers.cleanUp(Iptables::removeStale)) {
             log.line("cleanup: " + line);
             out.println("isostress: " + line);
         }

@@ -4,6 +4,7 @@ import isostress.checker.history.Outcome;
 import isostress.checker.sql.SqlOp;
 import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlTxn;
+import isostress.harness.db.AcctDialect;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Failure;
 import isostress.harness.db.Isolation;

@@ -4,6 +4,7 @@ import isostress.checker.sql.Predicate;
 import isostress.checker.sql.SqlOp;
 import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlWorkload;
+import isostress.harness.db.AcctDialect;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -109,7 +109,7 @@ class HarnessKillTest {
 
     /**
      * The watchdog killed too (as by {@code kill -9 -1} in a container): the servers stay, and the next run's
-     * {@link Leftovers#cleanUp()} stops them and removes their directory.
+     * {@link Leftovers#cleanUp} stops them and removes their directory.
      */
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -130,7 +130,7 @@ class HarnessKillTest {
         h.process.waitFor(30, TimeUnit.SECONDS);
         // (Another harness on the machine may run its Leftovers at any time, so the servers are looked at at once.)
         assertFalse(serversOf(h.pid()).isEmpty(), "without the watchdog the server should still be running");
-        Leftovers.cleanUp();
+        Leftovers.cleanUp(isostress.harness.faults.Iptables::removeStale);
         for (ProcessHandle p : servers) assertFalse(p.isAlive(), "server " + p.pid() + " still running");
         assertEquals(List.of(), dataDirsOf(h.pid()));
     }

@@ -1,16 +1,12 @@
 package isostress.harness.db.mariadb;
 
+import isostress.harness.db.AcctDialect;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.DockerProvisioner;
-import isostress.harness.provision.RunningDatabase;
-import isostress.harness.sql.AcctDialect;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -88,11 +84,5 @@ public final class MariaDb extends JdbcDatabase {
     @Override
     public Properties timeouts(Duration timeout) {
         return MySqlFamily.timeouts(timeout);
-    }
-
-    @Override
-    public RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
-            throws IOException, InterruptedException {
-        return DockerProvisioner.mariadb(spec, logs, maxClients);
     }
 }

@@ -2,15 +2,12 @@ package isostress.harness.db.mongodb;
 
 import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactory;
+import isostress.harness.db.Credentials;
 import isostress.harness.db.Database;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.DockerProvisioner;
-import isostress.harness.provision.RunningDatabase;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -70,15 +67,9 @@ public final class MongoDb implements Database {
      * mean MongoDB's one transaction isolation (snapshot isolation).
      */
     @Override
-    public ClientFactory clients(DatabaseSpec spec, RunningDatabase db, List<String> urls, int sessions)
+    public ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls, int sessions)
             throws CannotConnectException {
-        for (String url : urls) MongoClientFactory.check(url, db.user(), db.password(), spec.connectTimeout());
-        return new MongoClientFactory(urls, db.user(), db.password(), spec.timeout());
-    }
-
-    @Override
-    public RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
-            throws IOException, InterruptedException {
-        return DockerProvisioner.mongo(spec, logs);
+        for (String url : urls) MongoClientFactory.check(url, login.user(), login.password(), spec.connectTimeout());
+        return new MongoClientFactory(urls, login.user(), login.password(), spec.timeout());
     }
 }

@@ -1,12 +1,12 @@
 package isostress.harness.db.mysql;
 
+import isostress.harness.db.AcctDialect;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
 import isostress.harness.db.mariadb.MariaDb;
 import isostress.harness.db.mariadb.MySqlFamily;
-import isostress.harness.sql.AcctDialect;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,16 +1,12 @@
 package isostress.harness.db.postgresql;
 
+import isostress.harness.db.AcctDialect;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.DockerProvisioner;
-import isostress.harness.provision.RunningDatabase;
-import isostress.harness.sql.AcctDialect;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -105,11 +101,5 @@ public final class PostgreSql extends JdbcDatabase {
         p.setProperty("loginTimeout", secs);
         p.setProperty("socketTimeout", secs);
         return p;
-    }
-
-    @Override
-    public RunningDatabase startInDocker(DatabaseSpec spec, Path logs, int maxClients)
-            throws IOException, InterruptedException {
-        return DockerProvisioner.postgres(spec, logs, maxClients);
     }
 }

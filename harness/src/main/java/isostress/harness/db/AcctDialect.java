@@ -1,4 +1,4 @@
-package isostress.harness.sql;
+package isostress.harness.db;
 
 import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlWorkload;
@@ -57,7 +57,7 @@ public record AcctDialect(boolean updateReturning, List<String> ddl, String inse
     }
 
     /** Inserts one initial row (parameters: id, grp, bal). */
-    String initSql() {
+    public String initSql() {
         return "INSERT INTO " + T + " " + COLUMNS + " VALUES (?, ?, ?, FALSE, 'init', NULL)";
     }
 
@@ -65,7 +65,7 @@ public record AcctDialect(boolean updateReturning, List<String> ddl, String inse
      * The statement's SQL. Parameters: select, delete: the predicate's; update and soft delete: (update: the amount),
      * the write id, then the predicate's; insert: id, grp, bal, write id.
      */
-    String sql(SqlStatement s) {
+    public String sql(SqlStatement s) {
         String ret = updateReturning ? " RETURNING *" : "";
         switch (s.kind()) {
             case SELECT:
@@ -82,7 +82,7 @@ public record AcctDialect(boolean updateReturning, List<String> ddl, String inse
     }
 
     /** Reads back the rows a statement wrote (parameter: its write id). */
-    String readBackSql() {
+    public String readBackSql() {
         return "SELECT * FROM " + T + " WHERE wid = ?";
     }
 }
