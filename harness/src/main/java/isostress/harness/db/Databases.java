@@ -1,20 +1,19 @@
 package isostress.harness.db;
 
-import isostress.harness.db.mariadb.MariaDb;
-import isostress.harness.db.mongodb.MongoDb;
-import isostress.harness.db.mysql.MySql;
-import isostress.harness.db.postgresql.PostgreSql;
-
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
-/** The registry: every database isostress knows. Adding a database is one package and one line here. */
+/**
+ * The registry: every database isostress knows, one line each in
+ * {@code META-INF/services/isostress.harness.db.Database}, in that file's order. Adding a database is one package
+ * and one line there. The adapters are found through {@link ServiceLoader} (as Testcontainers finds its database
+ * modules) rather than named here, because they build on this package: naming them would make {@code db} and every
+ * {@code db.<database>} package depend on each other.
+ */
 public final class Databases {
-    private static final List<Database> ALL = List.of(
-            new PostgreSql(),
-            new MariaDb(),
-            new MySql(),
-            new MongoDb());
+    private static final List<Database> ALL = ServiceLoader.load(Database.class, Database.class.getClassLoader())
+            .stream().map(ServiceLoader.Provider::get).collect(Collectors.toUnmodifiableList());
 
     private Databases() {
     }
