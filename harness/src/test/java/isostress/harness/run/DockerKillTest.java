@@ -106,7 +106,7 @@ class DockerKillTest {
 
     /**
      * The watchdog killed too (as by {@code kill -9 -1} in a container): the container stays, and the next run's
-     * {@link Leftovers#cleanUp()} removes it, and the dead harness's network (made here as {@code GaleraCluster}
+     * {@link Leftovers#cleanUp} removes it, and the dead harness's network (made here as {@code GaleraCluster}
      * makes its own, to save the Galera cluster's 40 s start).
      */
     @Test
@@ -130,7 +130,7 @@ class DockerKillTest {
         // (Another harness on the machine may run its Leftovers at any time, so what is left is looked at at once.)
         List<String> left = docker(h.pid());
         assertEquals(2, left.size(), "without the watchdog the container should still be there: " + left);
-        List<String> done = Leftovers.cleanUp();
+        List<String> done = Leftovers.cleanUp(isostress.harness.faults.Iptables::removeStale);
         assertEquals(List.of(), docker(h.pid()), "after the next run's clean-up: " + done);
         System.out.println("Leftovers after a harness and its watchdog were killed: " + done);
     }
