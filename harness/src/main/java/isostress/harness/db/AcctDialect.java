@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The accounts table's SQL in one database's dialect (each database's package holds its own: PostgreSql.ACCT,
- * MariaDb.ACCT). Every write sets the hidden {@code wid} column to its statement's write id, and an update also
+ * InnoDbDatabase.ACCT). Every write sets the hidden {@code wid} column to its statement's write id, and an update also
  * copies the old {@code wid} into {@code prev_wid}: the writer of the version it read (notes-003 §6.1-6.2). In PostgreSQL the right-hand sides of SET all see the old row; in MariaDB the assignments
  * run left to right, so {@code prev_wid = wid} comes before {@code wid = ?} and copies the old value (checked by
  * {@code SqlWorkloadMariaDbTest}).

@@ -1,15 +1,13 @@
 package isostress.harness.db.mariadb;
 
 import isostress.harness.db.Failure;
-import isostress.harness.db.Isolation;
 import isostress.harness.db.SqlAdapter;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 
 /** MariaDB (MariaDB Connector/J). There is no snapshot level; repeatable read is InnoDB's. */
-public final class MariaDbAdapter extends SqlAdapter {
+public final class MariaDbAdapter extends InnoDbAdapter {
     /** Writes as UPDATE, no pauses, one table. */
     public MariaDbAdapter() {
         this(false, java.time.Duration.ZERO, 1);
@@ -20,34 +18,8 @@ public final class MariaDbAdapter extends SqlAdapter {
     }
 
     @Override
-    protected String appendUpsertSql(String table) {
-        return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
-    }
-
-    @Override
-    protected String upsertSql(String table) {
-        return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
-    }
-
-    @Override
     public String name() {
         return "mariadb";
-    }
-
-    @Override
-    public int jdbcIsolation(Isolation i) {
-        switch (i) {
-            case READ_UNCOMMITTED: return Connection.TRANSACTION_READ_UNCOMMITTED;
-            case READ_COMMITTED: return Connection.TRANSACTION_READ_COMMITTED;
-            case REPEATABLE_READ: return Connection.TRANSACTION_REPEATABLE_READ;
-            case SERIALIZABLE: return Connection.TRANSACTION_SERIALIZABLE;
-            default: throw new IllegalArgumentException("MariaDB has no " + i.yamlName() + " isolation level");
-        }
-    }
-
-    @Override
-    protected String appendSql(String table) {
-        return "UPDATE " + table + " SET v = CONCAT(v, ',', ?) WHERE k = ?";
     }
 
     /**

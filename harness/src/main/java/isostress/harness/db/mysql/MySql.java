@@ -1,16 +1,10 @@
 package isostress.harness.db.mysql;
 
-import isostress.harness.db.AcctDialect;
 import isostress.harness.db.DatabaseAdapter;
-import isostress.harness.db.Isolation;
-import isostress.harness.db.JdbcDatabase;
-import isostress.harness.db.Provision;
-import isostress.harness.db.mariadb.MariaDb;
-import isostress.harness.db.mariadb.MySqlFamily;
+import isostress.harness.db.mariadb.InnoDbDatabase;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * MySQL through MySQL Connector/J ({@code com.mysql:mysql-connector-j}, GPL-2.0 with the Universal FOSS Exception),
@@ -18,7 +12,7 @@ import java.util.Properties;
  * starts the machine's MariaDB server and speaks to it with Connector/J (how the tests run it); a real MySQL server
  * is {@code provision: external}.
  */
-public final class MySql extends JdbcDatabase {
+public final class MySql extends InnoDbDatabase {
     @Override
     public String name() {
         return "mysql";
@@ -27,21 +21,6 @@ public final class MySql extends JdbcDatabase {
     @Override
     public String product() {
         return "MySQL";
-    }
-
-    @Override
-    public Provision defaultProvision() {
-        return Provision.LOCAL;
-    }
-
-    @Override
-    public String provisionProblem(Provision p) {
-        return MySqlFamily.provisionProblem(name(), p);
-    }
-
-    @Override
-    public String isolationProblem(Isolation i) {
-        return MySqlFamily.isolationProblem(name(), i);
     }
 
     @Override
@@ -58,25 +37,5 @@ public final class MySql extends JdbcDatabase {
     @Override
     public DatabaseAdapter adapter(boolean upsert, Duration opPause, int tables) {
         return new MySqlAdapter(upsert, opPause, tables);
-    }
-
-    /**
-     * MariaDB's: InnoDB's left-to-right SET. It deletes with DELETE ... RETURNING, which MariaDB has and MySQL does
-     * not, so the sql workload runs against a MariaDB server only (a MySQL server rejects the statement and the run
-     * stops with its error).
-     */
-    @Override
-    public AcctDialect acct() {
-        return MariaDb.ACCT;
-    }
-
-    @Override
-    public String lockTimeoutSql() {
-        return MySqlFamily.LOCK_TIMEOUT;
-    }
-
-    @Override
-    public Properties timeouts(Duration timeout) {
-        return MySqlFamily.timeouts(timeout);
     }
 }

@@ -1,11 +1,9 @@
 package isostress.harness.db.mysql;
 
 import isostress.harness.db.Failure;
-import isostress.harness.db.Isolation;
 import isostress.harness.db.SqlAdapter;
-import isostress.harness.db.mariadb.MySqlFamily;
+import isostress.harness.db.mariadb.InnoDbAdapter;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 
@@ -13,42 +11,14 @@ import java.util.Set;
  * MySQL through MySQL Connector/J. The statements are MariaDB's (InnoDB, ON DUPLICATE KEY UPDATE, CONCAT); the
  * error codes are MySQL's own.
  */
-public final class MySqlAdapter extends SqlAdapter {
+public final class MySqlAdapter extends InnoDbAdapter {
     public MySqlAdapter(boolean upsert, java.time.Duration opPause, int tables) {
         super(upsert, opPause, tables);
     }
 
     @Override
-    protected String appendUpsertSql(String table) {
-        return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
-    }
-
-    @Override
-    protected String upsertSql(String table) {
-        return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
-    }
-
-    @Override
-    protected String appendSql(String table) {
-        return "UPDATE " + table + " SET v = CONCAT(v, ',', ?) WHERE k = ?";
-    }
-
-    @Override
     public String name() {
         return "mysql";
-    }
-
-    @Override
-    public int jdbcIsolation(Isolation i) {
-        if (MySqlFamily.isolationProblem(name(), i) != null) {
-            throw new IllegalArgumentException("MySQL has no " + i.yamlName() + " isolation level");
-        }
-        switch (i) {
-            case READ_UNCOMMITTED: return Connection.TRANSACTION_READ_UNCOMMITTED;
-            case READ_COMMITTED: return Connection.TRANSACTION_READ_COMMITTED;
-            case REPEATABLE_READ: return Connection.TRANSACTION_REPEATABLE_READ;
-            default: return Connection.TRANSACTION_SERIALIZABLE;
-        }
     }
 
     /**
