@@ -3,6 +3,8 @@
 # $POSTGRES_USER (password $POSTGRES_PASSWORD), a database $POSTGRES_DB, password logins from any address, and
 # /docker-entrypoint-initdb.d/*.sql and *.sh run on a server that listens on no TCP port; then the real server.
 # Both servers log "database system is ready to accept connections", which is what Testcontainers waits for (twice).
+# Also docker/postgres-zonky's entrypoint: zonky's binaries have no psql, so there the database is created in
+# single-user mode, no temporary server starts (one "ready" line), and initdb.d scripts are refused.
 set -Eeuo pipefail
 
 if [ "${1:0:1}" = '-' ]; then set -- postgres "$@"; fi
@@ -34,6 +36,18 @@ if [ "$1" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
   printf '\nhost all all all %s\n' "$auth" >> "$PGDATA/pg_hba.conf"
   printf "\nlisten_addresses = '*'\n" >> "$PGDATA/postgresql.conf"
 
+  if ! command -v psql >/dev/null; then
+    if compgen -G '/docker-entrypoint-initdb.d/*' >/dev/null; then
+      echo "error: /docker-entrypoint-initdb.d needs psql, which this image (zonky's binaries) does not have" >&2
+      exit 1
+    fi
+    if [ "$POSTGRES_DB" != postgres ]; then
+      # Single-user mode reads one command per line; the name is quoted as an identifier.
+      printf 'CREATE DATABASE "%s"\n' "${POSTGRES_DB//\"/\"\"}" | postgres --single -D "$PGDATA" postgres >/dev/null
+    fi
+    echo "PostgreSQL init process complete; ready for start up."
+    exec "$@"
+  fi
   pg_ctl -D "$PGDATA" -o "-c listen_addresses='' -c unix_socket_directories=/var/run/postgresql" -w start
   psql=(psql -v ON_ERROR_STOP=1 --no-psqlrc --username "$POSTGRES_USER" --host /var/run/postgresql)
   if [ "$POSTGRES_DB" != postgres ]; then

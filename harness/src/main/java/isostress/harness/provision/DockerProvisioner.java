@@ -28,7 +28,8 @@ import java.util.Properties;
 
 /**
  * {@code provision: docker}: the database in containers, through Testcontainers' modules. PostgreSQL
- * ({@code postgres:<version>}, default 16) and MariaDB ({@code mariadb:<version>}, default 10.11) run one server;
+ * ({@code postgres:<version>} when the engine has it, else an image built here from the embedded provisioner's
+ * binaries of that version, default the bundled one: {@link #postgresImage}) and MariaDB ({@code mariadb:<version>}, default 10.11) run one server;
  * MariaDB with {@code nodes: 3} is a Galera cluster ({@link GaleraCluster}); MongoDB ({@code mongo:<version>}, default
  * 7.0) is a one-node replica set, since its transactions need one. {@code image} replaces the official image with any
  * image that starts the same way (the ones {@code docker/} builds from Debian's packages, for instance).
@@ -83,10 +84,10 @@ public final class DockerProvisioner implements Provisioner {
         return repository + ":" + (db.version() != null ? db.version() : dflt);
     }
 
-    /** PostgreSQL's official image, one server. */
+    /** One PostgreSQL server: the campaign's image, the official one when it is here, else one built here. */
     static RunningDatabase postgres(DatabaseSpec db, Path logs, int maxClients)
             throws IOException, InterruptedException {
-        String image = image(db, "postgres", DEFAULT_POSTGRES);
+        String image = postgresImage(db);
         List<String> cmd = new ArrayList<>(List.of("postgres", "-c", "fsync=off",
                 "-c", "max_connections=" + Math.max(100, maxClients + 20), "-c", "deadlock_timeout=20ms"));
         for (Map.Entry<String, String> e : db.settings().entrySet()) cmd.addAll(List.of("-c", e.getKey() + "=" + e.getValue()));
@@ -97,6 +98,20 @@ public final class DockerProvisioner implements Provisioner {
                 .waitingFor(NO_WAIT);
         c.setCommand(cmd.toArray(String[]::new));
         return single(c, "PostgreSQL", image, 5432, "jdbc:postgresql", logs.resolve("postgresql-n1.log"));
+    }
+
+    /**
+     * The campaign's {@code image}; else {@code postgres:<version>} if the engine has it; else, for a version zonky
+     * publishes (the embedded provisioner's versions; with none given, its default), an image built here from those
+     * binaries ({@link ZonkyPostgresImage}), so no registry is needed; else the official image, pulled.
+     */
+    static String postgresImage(DatabaseSpec db) throws IOException, InterruptedException {
+        if (db.image() != null) return db.image();
+        String official = image(db, "postgres", DEFAULT_POSTGRES);
+        if (DockerEngine.hasImage(official)) return official;
+        String version = db.version() != null ? db.version() : PostgresBinaries.bundledVersion();
+        if (!ZonkyPostgresImage.buildable(version)) return official;
+        return ZonkyPostgresImage.ensure(version, db.connectTimeout());
     }
 
     private static RunningDatabase mariadb(DatabaseSpec db, String image, Path logs, int maxClients)
