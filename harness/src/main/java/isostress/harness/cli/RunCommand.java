@@ -2,6 +2,7 @@ package isostress.harness.cli;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.Provision;
 import isostress.harness.run.CampaignRunner;
 import isostress.harness.run.RunOutcome;
 import picocli.CommandLine;
@@ -33,6 +34,11 @@ public final class RunCommand implements Callable<Integer> {
                     + "with campaign start no further run; false runs every run to its end. Overrides the campaign.")
     String stopOnViolation;
 
+    @Option(names = "--provision", paramLabel = "embedded|local|docker",
+            description = "Override database.provision, e.g. docker to run a PostgreSQL campaign of any version in a "
+                    + "container (an image built here from the embedded binaries when no postgres:<version> is local).")
+    String provision;
+
     @Option(names = "--seed", paramLabel = "SEED", description = "Override the campaign's workload seed.")
     Long seed;
 
@@ -44,7 +50,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Campaign c = CampaignLoader.load(file);
+        Campaign c = CampaignLoader.load(file, provision());
         if (runs != null) {
             if (runs < 1) throw new Main.UsageException("--runs must be >= 1");
             c = c.withRuns(runs);
@@ -67,6 +73,15 @@ public final class RunCommand implements Callable<Integer> {
             status = worst(status, o.exitStatus());
         }
         return status;
+    }
+
+    /** The {@code --provision} given, or null; external is not offered, as it needs a url the file lacks. */
+    private Provision provision() {
+        if (provision == null) return null;
+        for (Provision p : List.of(Provision.EMBEDDED, Provision.LOCAL, Provision.DOCKER)) {
+            if (p.name().equalsIgnoreCase(provision)) return p;
+        }
+        throw new Main.UsageException("--provision must be embedded, local or docker, was '" + provision + "'");
     }
 
     /** 2 (error) beats 1 (invalid) beats 3 (unknown) beats 0. */

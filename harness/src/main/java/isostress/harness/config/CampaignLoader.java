@@ -69,6 +69,15 @@ public final class CampaignLoader {
      * linear in its size (at most {@link CampaignText#MAX_CHARS} bytes).
      */
     public static Campaign load(Path file) throws IOException {
+        return load(file, null);
+    }
+
+    /**
+     * {@link #load(Path)}, with {@code database.provision} replaced by {@code provision} (the CLI's {@code
+     * --provision}; null keeps the file's) and everything checked as if the file said so. The campaign's text, which
+     * each run stores, ends with a comment saying so.
+     */
+    public static Campaign load(Path file, Provision provision) throws IOException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -77,7 +86,10 @@ public final class CampaignLoader {
         } catch (IOException e) {
             throw new ConfigException(file.toString(), List.of(file + ": cannot read it: " + e.getMessage()));
         }
-        return fromBytes(file, bytes);
+        List<String> problems = new ArrayList<>();
+        String text = CampaignText.decode(file.toString(), bytes, problems);
+        if (text == null) throw new ConfigException(file.toString(), problems);
+        return validate(file, text, problems, provision);
     }
 
     /** Validates campaign {@code bytes}, as if read from {@code file}. */
@@ -85,18 +97,23 @@ public final class CampaignLoader {
         List<String> problems = new ArrayList<>();
         String text = CampaignText.decode(file.toString(), bytes, problems);
         if (text == null) throw new ConfigException(file.toString(), problems);
-        return validate(file, text, problems);
+        return validate(file, text, problems, null);
     }
 
     /** Validates campaign {@code text}, as if read from {@code file}. */
     public static Campaign parse(Path file, String text) {
+        return parse(file, text, null);
+    }
+
+    /** Validates campaign {@code text}, as if read from {@code file}, with {@code provision} as in {@link #load(Path, Provision)}. */
+    public static Campaign parse(Path file, String text, Provision provision) {
         List<String> problems = new ArrayList<>();
         String checked = CampaignText.check(file.toString(), text, problems);
         if (checked == null) throw new ConfigException(file.toString(), problems);
-        return validate(file, checked, problems);
+        return validate(file, checked, problems, provision);
     }
 
-    private static Campaign validate(Path file, String text, List<String> problems) {
+    private static Campaign validate(Path file, String text, List<String> problems, Provision provisionOverride) {
         String f = file.toString();
         ConfigNode root = ConfigNode.parse(f, text, problems);
         if (root == null) throw new ConfigException(f, problems);
@@ -111,7 +128,7 @@ public final class CampaignLoader {
         WorkloadSpec workload = workload(w);
         Duration duration = w.duration("duration", false); // 0 would run nothing and report it valid
         NemesisSpec nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
-        DatabaseSpec db = database(root.object("database"), nemesis);
+        DatabaseSpec db = database(root.object("database"), nemesis, provisionOverride);
         if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
         ConfigNode c = root.object("check");
         c.rejectUnknownKeys(CHECK);
@@ -150,7 +167,16 @@ public final class CampaignLoader {
         }
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
         return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop,
-                stream, store, text, nemesis, checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
+                stream, store, overridden(text, provisionOverride), nemesis,
+                checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
+    }
+
+    /** The text a run stores: as written, plus (at the end, so lines keep their numbers) what the CLI overrode. */
+    private static String overridden(String text, Provision provision) {
+        if (provision == null) return text;
+        String p = provision.name().toLowerCase(Locale.ROOT);
+        return text + (text.endsWith("\n") ? "" : "\n") + "# run with --provision " + p + ": database.provision was "
+                + p + " in this run\n";
     }
 
     /**
@@ -241,7 +267,7 @@ public final class CampaignLoader {
         return d == null ? dflt : d;
     }
 
-    private static DatabaseSpec database(ConfigNode d, NemesisSpec nemesis) {
+    private static DatabaseSpec database(ConfigNode d, NemesisSpec nemesis, Provision provisionOverride) {
         d.rejectUnknownKeys(DATABASE);
         String typeName = d.choice("type", "postgresql", Databases.names());
         Database type = Databases.byName(typeName == null ? "postgresql" : typeName);
@@ -249,6 +275,7 @@ public final class CampaignLoader {
         String prov = d.choice("provision", dfltProvision, List.of("embedded", "local", "docker", "external"));
         Provision provision = Provision.EXTERNAL;
         if (prov != null) provision = Provision.valueOf(prov.toUpperCase(Locale.ROOT));
+        if (provisionOverride != null) provision = provisionOverride;
         if (type.provisionProblem(provision) != null) d.problem("provision", type.provisionProblem(provision));
         String version = d.string("version", type.defaultVersion(provision));
         if (version != null && provision == Provision.EMBEDDED && !VERSION.matcher(version).matches()) {
