@@ -2,6 +2,7 @@ package isostress.harness.run;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.Provision;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,7 +18,12 @@ final class Campaigns {
     }
 
     static Campaign parse(Path store, String yaml) {
-        return CampaignLoader.parse(Path.of("test.yaml"), yaml + "\nstore: " + store + "\n");
+        return parse(store, yaml, null);
+    }
+
+    /** With {@code database.provision} replaced as {@code isostress run --provision} replaces it (null: as written). */
+    static Campaign parse(Path store, String yaml, Provision provision) {
+        return CampaignLoader.parse(Path.of("test.yaml"), yaml + "\nstore: " + store + "\n", provision);
     }
 
     /**

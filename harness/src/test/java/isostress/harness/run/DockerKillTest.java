@@ -2,7 +2,6 @@ package isostress.harness.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import isostress.harness.Services;
 import isostress.harness.provision.Leftovers;
 import isostress.harness.run.HarnessKillTest.Harness;
 import org.junit.jupiter.api.Test;
@@ -60,7 +59,7 @@ class DockerKillTest {
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void sigkillOfDockerPostgresWhileStartingOrRunningLeavesNoContainer() throws Exception {
-        requireImage(POSTGRES);
+        DockerCli.requireImage(POSTGRES);
         Random rnd = HarnessKillTest.seeded("DockerKillTest sigkill-docker-postgres");
         List<Long> cleanMs = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
@@ -78,7 +77,7 @@ class DockerKillTest {
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void sigkillOfDockerGaleraWhileItsNodesStartLeavesNoContainerOrNetwork() throws Exception {
-        requireImage(MARIADB);
+        DockerCli.requireImage(MARIADB);
         Random rnd = HarnessKillTest.seeded("DockerKillTest sigkill-docker-galera");
         List<Long> cleanMs = new ArrayList<>();
         for (int round = 0; round < Math.max(1, ROUNDS / 3); round++) {
@@ -95,7 +94,7 @@ class DockerKillTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void ctrlCOfDockerPostgresExits130WithResultsSayingInterrupted() throws Exception {
-        requireImage(POSTGRES);
+        DockerCli.requireImage(POSTGRES);
         Random rnd = HarnessKillTest.seeded("DockerKillTest sigint-docker-postgres");
         Anchor a = rnd.nextBoolean() ? Anchor.FIRST_CONTAINER : Anchor.FIRST_HISTORY_LINE;
         Path yaml = campaign("docker-pg-int", "{type: postgresql, provision: docker, image: \"" + POSTGRES
@@ -112,12 +111,12 @@ class DockerKillTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void withoutItsWatchdogTheNextRunRemovesTheContainersAndNetwork() throws Exception {
-        requireImage(POSTGRES);
+        DockerCli.requireImage(POSTGRES);
         Path yaml = campaign("docker-no-watchdog", "{type: postgresql, provision: docker, image: \"" + POSTGRES
                 + "\", isolation: serializable, timeout: 2s}", "60s");
         Harness h = Harness.start(store, yaml);
         HarnessKillTest.waitFor(() -> !h.process().isAlive()
-                || docker(h.pid()).stream().anyMatch(s -> s.startsWith("container ")), 120);
+                || DockerCli.ownedBy(h.pid()).stream().anyMatch(s -> s.startsWith("container ")), 120);
         List<ProcessHandle> watchdogs = h.watchdogs();
         assertEquals(1, watchdogs.size(), "one watchdog per harness: " + h.output());
         for (ProcessHandle w : watchdogs) {
@@ -126,12 +125,13 @@ class DockerKillTest {
         }
         h.process().destroyForcibly();
         assertTrue(h.process().waitFor(30, TimeUnit.SECONDS));
-        run("docker", "network", "create", "--label", "isostress.owner=" + h.pid(), "isostress-kill-test-" + h.pid());
+        DockerCli.run("docker", "network", "create", "--label", "isostress.owner=" + h.pid(),
+                "isostress-kill-test-" + h.pid());
         // (Another harness on the machine may run its Leftovers at any time, so what is left is looked at at once.)
-        List<String> left = docker(h.pid());
+        List<String> left = DockerCli.ownedBy(h.pid());
         assertEquals(2, left.size(), "without the watchdog the container should still be there: " + left);
         List<String> done = Leftovers.cleanUp(isostress.harness.faults.Iptables::removeStale);
-        assertEquals(List.of(), docker(h.pid()), "after the next run's clean-up: " + done);
+        assertEquals(List.of(), DockerCli.ownedBy(h.pid()), "after the next run's clean-up: " + done);
         System.out.println("Leftovers after a harness and its watchdog were killed: " + done);
     }
 
@@ -145,11 +145,11 @@ class DockerKillTest {
         Path runs = store.resolve(name);
         HarnessKillTest.waitFor(() -> !h.process().isAlive() || switch (anchor) {
             case RUN_DIRECTORY -> HarnessKillTest.newestRun(runs) != null;
-            case FIRST_CONTAINER -> docker(h.pid()).stream().anyMatch(s -> s.startsWith("container "));
+            case FIRST_CONTAINER -> DockerCli.ownedBy(h.pid()).stream().anyMatch(s -> s.startsWith("container "));
             case FIRST_HISTORY_LINE -> HarnessKillTest.lines(HarnessKillTest.newestHistory(runs)) > 0;
         }, 240);
         Thread.sleep(delayMs);
-        List<String> atSignal = docker(h.pid());
+        List<String> atSignal = DockerCli.ownedBy(h.pid());
         String moment = anchor.name().toLowerCase().replace('_', ' ') + " + " + delayMs + " ms ("
                 + atSignal.size() + " container(s)/network(s), "
                 + HarnessKillTest.lines(HarnessKillTest.newestHistory(runs)) + " history lines)";
@@ -194,7 +194,7 @@ class DockerKillTest {
             throws InterruptedException {
         List<String> left = List.of();
         while (System.nanoTime() - t0 < TimeUnit.MILLISECONDS.toNanos(HarnessKillTest.CLEAN_WITHIN_MS)) {
-            left = new ArrayList<>(docker(pid));
+            left = new ArrayList<>(DockerCli.ownedBy(pid));
             for (ProcessHandle p : tree) {
                 if (HarnessKillTest.running(p)) left.add(p.pid() + " " + p.info().commandLine().orElse("?"));
             }
@@ -203,46 +203,6 @@ class DockerKillTest {
         }
         fail("after " + HarnessKillTest.CLEAN_WITHIN_MS + " ms (" + moment + ") still there: " + left);
         return -1;
-    }
-
-    /** The containers and networks labelled with the harness's pid, as the docker CLI lists them. */
-    private static List<String> docker(long pid) {
-        List<String> found = new ArrayList<>();
-        String label = "label=isostress.owner=" + pid;
-        for (String id : run("docker", "ps", "-aq", "--filter", label)) found.add("container " + id);
-        for (String id : run("docker", "network", "ls", "-q", "--filter", label)) found.add("network " + id);
-        return found;
-    }
-
-    private static List<String> run(String... cmd) {
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
-            return out.lines().filter(l -> !l.isBlank()).toList();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Skips (or fails, with ISOSTRESS_REQUIRE_ALL=1) unless the docker CLI reaches an engine that has the image. */
-    private static void requireImage(String image) {
-        boolean ok;
-        try {
-            Process p = new ProcessBuilder("docker", "image", "inspect", image).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            ok = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            ok = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ok = false;
-        }
-        Services.require(ok, "Docker with the isostress images (" + image + ")",
-                "install docker.io, start dockerd and run .ci/docker-images");
     }
 
     private static String image(String env, String dflt) {
