@@ -111,7 +111,7 @@ public final class DockerProvisioner implements Provisioner {
         if (DockerEngine.hasImage(official)) return official;
         String version = db.version() != null ? db.version() : PostgresBinaries.bundledVersion();
         if (!ZonkyPostgresImage.buildable(version)) return official;
-        return ZonkyPostgresImage.ensure(version, db.connectTimeout());
+        return ZonkyPostgresImage.ensure(version, ZonkyPostgresImage.BASE, db.connectTimeout());
     }
 
     private static RunningDatabase mariadb(DatabaseSpec db, String image, Path logs, int maxClients)

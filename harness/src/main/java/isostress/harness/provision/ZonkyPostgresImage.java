@@ -52,22 +52,23 @@ final class ZonkyPostgresImage {
     }
 
     /**
-     * The tag of {@code version}'s image, built first unless one from the same recipe is here.
+     * The tag of {@code version}'s image, built first (on {@code base}) unless one from the same recipe is here.
      *
      * @param connectTimeout the longest connecting to Maven Central may take, should the binaries not be local
      */
-    static synchronized String ensure(String version, Duration connectTimeout) throws IOException, InterruptedException {
+    static synchronized String ensure(String version, String base, Duration connectTimeout)
+            throws IOException, InterruptedException {
         String tag = tag(version);
         byte[] dockerfile = resource(DOCKERFILE), entrypoint = resource(ENTRYPOINT);
         String recipe = digest(dockerfile, entrypoint);
         if (recipe.equals(recipeOf(tag))) return tag;
-        if (!DockerEngine.hasImage(BASE)) {
+        if (!DockerEngine.hasImage(base)) {
             throw new IOException("provision: docker builds PostgreSQL " + PostgresBinaries.artifactVersion(version)
-                    + "'s image on the local Debian image " + BASE + ", which is not here: run .ci/docker-images "
+                    + "'s image on the local Debian image " + base + ", which is not here: run .ci/docker-images "
                     + "(it makes it with debootstrap), or name an image with database.image");
         }
         long t0 = System.nanoTime();
-        System.err.println("isostress: building " + tag + " from zonky's PostgreSQL binaries on " + BASE
+        System.err.println("isostress: building " + tag + " from zonky's PostgreSQL binaries on " + base
                 + " (once: later runs reuse it)");
         Path dir = Files.createTempDirectory("isostress-postgres-image");
         try {
@@ -81,13 +82,13 @@ final class ZonkyPostgresImage {
                     .withFileFromTransferable("Dockerfile", Transferable.of(dockerfile))
                     .withFileFromTransferable("docker-entrypoint.sh", Transferable.of(entrypoint, 0755))
                     .withFileFromPath("postgres.tar", tar)
-                    .withBuildArg("BASE", BASE)
+                    .withBuildArg("BASE", base)
                     .withBuildImageCmdModifier(cmd -> cmd.withLabels(Map.of(RECIPE, recipe)).withPull(false))
                     .get();
         } catch (RuntimeException e) {
             Throwable cause = e;
             while (cause.getCause() != null) cause = cause.getCause();
-            throw new IOException("building " + tag + " on " + BASE + " failed: " + cause.getMessage(), e);
+            throw new IOException("building " + tag + " on " + base + " failed: " + cause.getMessage(), e);
         } finally {
             Files.deleteIfExists(dir.resolve("postgres.tar"));
             Files.deleteIfExists(dir);
