@@ -105,7 +105,10 @@ public final class CampaignLoader {
         return parse(file, text, null);
     }
 
-    /** Validates campaign {@code text}, as if read from {@code file}, with {@code provision} as in {@link #load(Path, Provision)}. */
+    /**
+     * Validates campaign {@code text}, as if read from {@code file}, with {@code provision} as in
+     * {@link #load(Path, Provision)}.
+     */
     public static Campaign parse(Path file, String text, Provision provision) {
         List<String> problems = new ArrayList<>();
         String checked = CampaignText.check(file.toString(), text, problems);

@@ -29,10 +29,11 @@ import java.util.Properties;
 /**
  * {@code provision: docker}: the database in containers, through Testcontainers' modules. PostgreSQL
  * ({@code postgres:<version>} when the engine has it, else an image built here from the embedded provisioner's
- * binaries of that version, default the bundled one: {@link #postgresImage}) and MariaDB ({@code mariadb:<version>}, default 10.11) run one server;
- * MariaDB with {@code nodes: 3} is a Galera cluster ({@link GaleraCluster}); MongoDB ({@code mongo:<version>}, default
- * 7.0) is a one-node replica set, since its transactions need one. {@code image} replaces the official image with any
- * image that starts the same way (the ones {@code docker/} builds from Debian's packages, for instance).
+ * binaries of that version, default the bundled one: {@link #postgresImage}) and MariaDB ({@code mariadb:<version>},
+ * default 10.11) run one server; MariaDB with {@code nodes: 3} is a Galera cluster ({@link GaleraCluster}); MongoDB
+ * ({@code mongo:<version>}, default 7.0) is a one-node replica set, since its transactions need one. {@code image}
+ * replaces the official image with any image that starts the same way (the ones {@code docker/} builds from Debian's
+ * packages, for instance).
  *
  * <p>Each client port is published on a fixed free host port, so a node keeps its address across a kill and restart.
  * Clients log in as {@value #USER} (password {@value #PASSWORD}), which owns database {@value #DATABASE} (MongoDB: no
