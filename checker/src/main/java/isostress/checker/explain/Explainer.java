@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** One sentence a person can follow, for each anomaly. */
-public final class Explainer {
+final class Explainer {
     private Explainer() {
     }
 

@@ -11,7 +11,7 @@ import java.util.Map;
  * {@code DataExplainer}: explaining is data in, sentence out; rendering the whole cycle is {@link TextRenderer}'s
  * job).
  */
-public final class StepExplainer {
+final class StepExplainer {
     private final Map<Integer, Txn> txns;
     private final java.util.function.Function<Long, String> keyName;
 

@@ -11,7 +11,7 @@ import java.time.Duration;
  * @param maxStates     prefix-search states (Alg. 4 calls), summed over all extensions, at most
  * @param timeout       wall-clock time for the whole check
  */
-public record SqlCheckOptions(IsolationLevel levelOverride, long maxStates, Duration timeout) {
+record SqlCheckOptions(IsolationLevel levelOverride, long maxStates, Duration timeout) {
     public static final SqlCheckOptions DEFAULTS = new SqlCheckOptions(null, 5_000_000, Duration.ofSeconds(60));
 
     public SqlCheckOptions withLevel(IsolationLevel level) {

@@ -39,7 +39,7 @@ import java.util.Set;
  * {@code info} transactions is tried too
  * (at most 2^10; beyond that the answer is unknown).
  */
-public final class SqlChecker {
+final class SqlChecker {
     static final Set<IsolationLevel> SUPPORTED = EnumSet.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
             IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE);
     private static final int MAX_OPTIONAL_INFO = 10;

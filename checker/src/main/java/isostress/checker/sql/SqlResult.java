@@ -10,7 +10,7 @@ import java.util.Map;
  * {@code Result}): a verdict, a one-line reason, counterexamples when invalid, and statistics
  * ({@code txns}, {@code conflicts}, {@code extensions}, {@code extensions_tried}, {@code states}, {@code ms}).
  */
-public record SqlResult(Verdict verdict, String reason, List<SqlViolation> violations, Map<String, Object> stats) {
+record SqlResult(Verdict verdict, String reason, List<SqlViolation> violations, Map<String, Object> stats) {
 
     /** For tests and benchmarks' messages: the verdict, then each counterexample as the common renderer writes it. */
     public String toText() {

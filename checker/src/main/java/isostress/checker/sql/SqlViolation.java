@@ -19,7 +19,7 @@ import java.util.List;
  * @param cycle     a commit-order cycle's transaction ids in order ({@code steps}' first lines are its edges), else
  *                  empty
  */
-public record SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
+record SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
                            List<String> let, List<String> steps, List<Long> cycle) {
 
     SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
