@@ -25,16 +25,17 @@ final class JsonlWriter implements HistoryWriter {
 
     @Override
     public void write(History h, OutputStream out) throws IOException {
-        // Not closing the caller's stream; no separator between root values: each line ends with the '\n' written.
-        JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)
-                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET).setRootValueSeparator(null);
-        if (!h.initial().isAbsent() || !h.realTime()) header(g, h);
-        for (int code : EventOrder.of(h)) {
-            if (code < 0) sideEvent(g, h.sideEvents().get(-code - 1));
-            else txnEvent(g, h, code >> 1, (code & 1) == 1);
-            g.writeRaw('\n');
+        // Closing the generator flushes it but not the caller's stream; no separator between root values: each line
+        // ends with the '\n' written after it.
+        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET).setRootValueSeparator(null)) {
+            if (!h.initial().isAbsent() || !h.realTime()) header(g, h);
+            for (int code : EventOrder.of(h)) {
+                if (code < 0) sideEvent(g, h.sideEvents().get(-code - 1));
+                else txnEvent(g, h, code >> 1, (code & 1) == 1);
+                g.writeRaw('\n');
+            }
         }
-        g.flush();
     }
 
     private static void header(JsonGenerator g, History h) throws IOException {

@@ -12,17 +12,17 @@ import java.time.Duration;
  * @param timeout       wall-clock time for the whole check
  */
 record SqlCheckOptions(IsolationLevel levelOverride, long maxStates, Duration timeout) {
-    public static final SqlCheckOptions DEFAULTS = new SqlCheckOptions(null, 5_000_000, Duration.ofSeconds(60));
+    static final SqlCheckOptions DEFAULTS = new SqlCheckOptions(null, 5_000_000, Duration.ofSeconds(60));
 
-    public SqlCheckOptions withLevel(IsolationLevel level) {
+    SqlCheckOptions withLevel(IsolationLevel level) {
         return new SqlCheckOptions(level, maxStates, timeout);
     }
 
-    public SqlCheckOptions withMaxStates(long states) {
+    SqlCheckOptions withMaxStates(long states) {
         return new SqlCheckOptions(levelOverride, states, timeout);
     }
 
-    public SqlCheckOptions withTimeout(Duration t) {
+    SqlCheckOptions withTimeout(Duration t) {
         return new SqlCheckOptions(levelOverride, maxStates, t);
     }
 }

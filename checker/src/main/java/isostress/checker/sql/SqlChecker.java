@@ -95,7 +95,7 @@ final class SqlChecker {
      * Exponential in the number of conflicts in the worst case (the problem is NP-complete, Thm. 3); bounded by
      * {@code o.maxStates()} and {@code o.timeout()}.
      */
-    public static SqlResult check(SqlHistory h, SqlCheckOptions o) {
+    static SqlResult check(SqlHistory h, SqlCheckOptions o) {
         IsolationLevel ov = o.levelOverride();
         if (ov != null && !SUPPORTED.contains(ov)) {
             throw new IllegalArgumentException("the SQL checker supports read-committed, read-atomic, prefix, "

@@ -28,7 +28,7 @@ record SqlViolation(String kind, String message, List<Long> txns, String predica
     }
 
     /** As text, by the common renderer ({@link isostress.checker.explain.TextRenderer}): one rendering for all. */
-    public String toText() {
+    String toText() {
         return isostress.checker.explain.TextRenderer.render(SqlLevelChecks.anomaly(this, null));
     }
 }
