@@ -4,14 +4,14 @@ import isostress.checker.model.CheckOptions;
 import isostress.checker.history.History;
 import isostress.checker.history.InputException;
 import isostress.checker.general.GeneralChecker;
-import isostress.checker.general.ListAppendIndex;
-import isostress.checker.general.Observations;
+import isostress.checker.general.PrefixSearch;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.index.RegisterIndex;
 import isostress.checker.lin.LinearizabilityChecker;
 import isostress.checker.mini.MiniChecker;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
+import isostress.checker.model.Verdict;
 import isostress.checker.sql.SqlLevelChecks;
 
 import java.util.Collection;
@@ -88,7 +88,7 @@ public final class Checker {
         long t0 = System.nanoTime();
         if (history.registerOps()) return LinearizabilityChecker.check(history, levels, options);
         AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
-        if (ListAppendIndex.isListHistory(history)) return general(history, anomalies, null, levels, options, t0);
+        if (GeneralChecker.isListHistory(history)) return general(history, anomalies, null, levels, options, t0);
         RegisterIndex m = RegisterIndex.of(history, anomalies);
         if (m.blindWrites == 0 && m.undeterminedWrites == 0) {
             return withIndexTime(MiniChecker.check(history, anomalies, m, levels, options), t0);
@@ -104,16 +104,41 @@ public final class Checker {
         if (levels.isEmpty()) throw new IllegalArgumentException("no level to check");
         long t0 = System.nanoTime();
         AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
-        RegisterIndex m = ListAppendIndex.isListHistory(history) ? null : RegisterIndex.of(history, anomalies);
+        RegisterIndex m = GeneralChecker.isListHistory(history) ? null : RegisterIndex.of(history, anomalies);
         return general(history, anomalies, m, levels, options, t0);
     }
 
     /** The general checker on a register history compiled as {@code m}, or on a list history ({@code m} null). */
     private static Result general(History history, AnomalyLog anomalies, RegisterIndex m,
                                   Collection<IsolationLevel> levels, CheckOptions options, long t0) {
-        Observations o = m == null ? ListAppendIndex.of(history, anomalies) : Observations.of(m);
-        return withIndexTime(GeneralChecker.check(history, anomalies, o, levels, options,
+        return withIndexTime(GeneralChecker.check(history, anomalies, m, levels, options,
                 m == null ? LIST_APPEND : RW_REGISTER), t0);
+    }
+
+    /**
+     * What the exact search answered: {@link Verdict#UNKNOWN} when it ran out of budget.
+     *
+     * @param states prefixes visited
+     */
+    public record Exact(Verdict verdict, long states) {
+    }
+
+    /**
+     * Decides {@code level} (prefix, snapshot-isolation or serializable) on a register or list-append history by
+     * Biswas &amp; Enea's exact search over prefixes (OOPSLA 2019, §4.1-4.3), visiting at most {@code budget} states:
+     * slower than {@link #checkGeneral}, and sharing nothing with it but the compiled observations, so benchmarks
+     * and differential tests compare the two verdicts.
+     *
+     * @throws IllegalArgumentException for another level
+     */
+    public static Exact checkExact(History history, IsolationLevel level, long budget) {
+        PrefixSearch.Outcome o = GeneralChecker.exact(history, level, budget);
+        Verdict v = switch (o.answer()) {
+            case VALID -> Verdict.VALID;
+            case INVALID -> Verdict.INVALID;
+            case UNKNOWN -> Verdict.UNKNOWN;
+        };
+        return new Exact(v, o.states());
     }
 
     /** The shape names a result reports, saying which algorithm family decided it. */

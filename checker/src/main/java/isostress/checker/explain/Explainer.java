@@ -10,18 +10,18 @@ import java.util.List;
 import java.util.Map;
 
 /** One sentence a person can follow, for each anomaly. */
-public final class Explainer {
+final class Explainer {
     private Explainer() {
     }
 
     /** The anomaly's transactions by id. */
-    public static Map<Integer, Txn> txnsById(Anomaly a) {
+    static Map<Integer, Txn> txnsById(Anomaly a) {
         Map<Integer, Txn> m = new LinkedHashMap<>();
         for (Txn t : a.txns()) m.put(t.id(), t);
         return m;
     }
 
-    public static String sentence(Anomaly a) {
+    static String sentence(Anomaly a) {
         if (a.argument() != null) return a.argument().kind() + ": " + a.argument().message();
         Txn t = a.txns().isEmpty() ? null : a.txns().get(0);
         String reader = t == null ? "?" : t.label();

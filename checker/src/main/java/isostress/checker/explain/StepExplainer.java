@@ -11,23 +11,23 @@ import java.util.Map;
  * {@code DataExplainer}: explaining is data in, sentence out; rendering the whole cycle is {@link TextRenderer}'s
  * job).
  */
-public final class StepExplainer {
+final class StepExplainer {
     private final Map<Integer, Txn> txns;
     private final java.util.function.Function<Long, String> keyName;
 
     /** @param txns the anomaly's transactions by id (for processes and event indices) */
-    public StepExplainer(Map<Integer, Txn> txns) {
+    StepExplainer(Map<Integer, Txn> txns) {
         this(txns, Object::toString);
     }
 
     /** @param keyName how keys are spelled in the input ({@code Anomaly#keyName}) */
-    public StepExplainer(Map<Integer, Txn> txns, java.util.function.Function<Long, String> keyName) {
+    StepExplainer(Map<Integer, Txn> txns, java.util.function.Function<Long, String> keyName) {
         this.txns = txns;
         this.keyName = keyName;
     }
 
     /** "T2 read key 5 = 7, written by T1", and so on for each kind. */
-    public String explain(Step s) {
+    String explain(Step s) {
         String a = "T" + s.from(), b = "T" + s.to();
         boolean list = s.key() != null && (touchesList(s.from(), s.key()) || touchesList(s.to(), s.key()));
         switch (s.kind()) {

@@ -1,5 +1,10 @@
 package isostress.checker.general;
 
+import isostress.checker.history.History;
+import isostress.checker.index.AnomalyLog;
+import isostress.checker.index.RegisterIndex;
+import isostress.checker.model.IsolationLevel;
+
 import java.util.Arrays;
 
 /**
@@ -7,12 +12,34 @@ import java.util.Arrays;
  * on a history's committed transactions. It shares nothing with the polygraph solver but the compiled observations,
  * so benchmarks and tests compare the two (issue 4: "same verdicts as the slower exact search").
  */
-public final class ExactSearch {
+final class ExactSearch {
     private ExactSearch() {
     }
 
+    /**
+     * Decides {@code level} (PC, SI or SER) on {@code h}'s committed transactions by search, visiting at most
+     * {@code budget} states.
+     *
+     * @throws IllegalArgumentException for another level
+     */
+    static PrefixSearch.Outcome check(History h, IsolationLevel level, long budget) {
+        AnomalyLog log = new AnomalyLog(h, 1);
+        Observations o = ListAppendIndex.isListHistory(h) ? ListAppendIndex.of(h, log)
+                : Observations.of(RegisterIndex.of(h, log));
+        return check(o, mode(level), budget);
+    }
+
+    private static PrefixSearch.Mode mode(IsolationLevel l) {
+        return switch (l) {
+            case SERIALIZABLE -> PrefixSearch.Mode.SER;
+            case SNAPSHOT_ISOLATION -> PrefixSearch.Mode.SI;
+            case PREFIX -> PrefixSearch.Mode.PC;
+            default -> throw new IllegalArgumentException("no exact search for " + l.alias());
+        };
+    }
+
     /** Decides {@code mode} by search, visiting at most {@code budget} states. */
-    public static PrefixSearch.Outcome check(Observations o, PrefixSearch.Mode mode, long budget) {
+    static PrefixSearch.Outcome check(Observations o, PrefixSearch.Mode mode, long budget) {
         Sessions ss = Sessions.of(o);
         int[] dense = new int[o.n];
         int count = 0;

@@ -4,6 +4,7 @@ import isostress.checker.model.CheckOptions;
 import isostress.checker.history.History;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.index.LevelEvaluation;
+import isostress.checker.index.RegisterIndex;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
@@ -43,8 +44,23 @@ public final class GeneralChecker extends LevelEvaluation {
         this.shape = shape;
     }
 
+    /**
+     * Checks a register history {@code h} compiled as {@code m}, or a list-append history ({@code m} null), whose
+     * non-cycle anomalies are already in {@code anomalies}.
+     */
+    public static Result check(History h, AnomalyLog anomalies, RegisterIndex m, Collection<IsolationLevel> levels,
+                               CheckOptions options, String shape) {
+        Observations o = m == null ? ListAppendIndex.of(h, anomalies) : Observations.of(m);
+        return check(h, anomalies, o, levels, options, shape);
+    }
+
+    /** Whether {@code h} is a list-append history (one the general checker reads with {@link ListAppendIndex}). */
+    public static boolean isListHistory(History h) {
+        return ListAppendIndex.isListHistory(h);
+    }
+
     /** Checks the observations {@code o} of {@code h}, whose non-cycle anomalies are already in {@code anomalies}. */
-    public static Result check(History h, AnomalyLog anomalies, Observations o, Collection<IsolationLevel> levels,
+    static Result check(History h, AnomalyLog anomalies, Observations o, Collection<IsolationLevel> levels,
                                CheckOptions options, String shape) {
         return new GeneralChecker(h, anomalies, o, options, shape).run(new ArrayList<>(levels),
                 options.weakerLevels());
@@ -170,5 +186,15 @@ public final class GeneralChecker extends LevelEvaluation {
             return new LevelResult(l, Verdict.UNKNOWN, u.reason(), ALGORITHM_POLY);
         }
         return verdict(l, 0, what + " (" + how + ")", ALGORITHM_POLY);
+    }
+
+    /**
+     * Decides {@code level} (PC, SI or SER) by Biswas &amp; Enea's exact prefix search ({@link ExactSearch}) rather
+     * than the polygraph: for benchmarks and differential tests that compare the two.
+     *
+     * @throws IllegalArgumentException for another level
+     */
+    public static PrefixSearch.Outcome exact(History h, IsolationLevel level, long budget) {
+        return ExactSearch.check(h, level, budget);
     }
 }

@@ -42,7 +42,7 @@ import java.util.List;
  * order the history does not tell (the polygraph leaves it open). Info transactions count as committed when a
  * committed read holds one of their elements.
  */
-public final class ListAppendIndex {
+final class ListAppendIndex {
     private final History h;
     private final AnomalyLog log;
     private final int n;

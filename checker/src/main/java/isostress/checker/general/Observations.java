@@ -19,7 +19,7 @@ import java.util.Arrays;
  * (Elle §3.1: every list read is a prefix of the key's append order), given as a chain per key. Writers missing from
  * a key's chain (appends no read observed) come after it, in an order the data does not tell.
  */
-public final class Observations {
+final class Observations {
     public final History h;
     /** Transactions (history ids). */
     public final int n;

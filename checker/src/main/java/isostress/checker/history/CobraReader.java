@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * write of {@code DELETE_WRITE_ID} (0xabcdefab), kept as such: two deletes of one key break unique values, as they
  * break Cobra's own verifier.
  */
-public final class CobraReader implements HistoryReader {
+final class CobraReader implements HistoryReader {
     /** CobraBench {@code LibConstants} / CobraVerifier {@code VeriConstants}. */
     static final long INIT_WRITE_ID = 0xbebeebeeL, INIT_TXN_ID = 0xbebeebeeL, NULL_WRITE_ID = 0xdeadbeefL,
             NULL_TXN_ID = 0xdeadbeefL, GC_WID_TRUE = 0x23332333L, GC_WID_FALSE = 0x66666666L;

@@ -45,7 +45,7 @@ import java.util.Set;
  *
  * <p>{@link DbcopJson} and {@link DbcopBincode} parse; this class sniffs the encoding and builds the history.
  */
-public final class DbcopReader implements HistoryReader {
+final class DbcopReader implements HistoryReader {
     @Override
     public History read(InputStream in, String source) throws IOException {
         BufferedInputStream bin = new BufferedInputStream(in, 1 << 16);

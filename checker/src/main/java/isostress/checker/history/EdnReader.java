@@ -23,7 +23,7 @@ import java.util.Map;
  * any other {@code :f} is refused with a sentence, never skipped, since skipping it would check an empty or partial
  * history and call it valid (issue 13). Keys may be any scalar: {@code [:w :x 1]} ({@link KeyDictionary}).
  */
-public final class EdnReader implements HistoryReader {
+final class EdnReader implements HistoryReader {
     private static final Keyword INDEX = new Keyword("index"), TYPE = new Keyword("type"),
             PROCESS = new Keyword("process"), TIME = new Keyword("time"), F = new Keyword("f"),
             VALUE = new Keyword("value"), NODE = new Keyword("node"), ISOLATION = new Keyword("isolation"),

@@ -18,7 +18,7 @@ import java.util.Map;
  * Writes Jepsen EDN, one op map per line, readable by Elle and elle-cli:
  * {@code {:index 0, :type :invoke, :process 3, :time 1200345, :f :txn, :value [[:r 17 nil] [:w 17 42]]}}.
  */
-public final class EdnWriter implements HistoryWriter {
+final class EdnWriter implements HistoryWriter {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @Override

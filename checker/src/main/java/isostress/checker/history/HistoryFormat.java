@@ -53,7 +53,7 @@ public enum HistoryFormat {
     }
 
     /** @throws UnsupportedOperationException for a read-only format ({@link #canWrite()} false) */
-    public HistoryWriter writer() {
+    HistoryWriter writer() {
         if (writer == null) {
             throw new UnsupportedOperationException("the " + cliName + " format is read only: isostress reads "
                     + cliName + " histories but writes jsonl, edn or text");

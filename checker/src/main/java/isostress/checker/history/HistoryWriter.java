@@ -4,6 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /** Writes the {@link History} model in one format. */
-public interface HistoryWriter {
+interface HistoryWriter {
     void write(History history, OutputStream out) throws IOException;
 }

@@ -28,7 +28,7 @@ import java.util.Map;
  * history and call it valid. Keys may be integers, strings, booleans or floats ({@link KeyDictionary}). Every field
  * is type-checked; unknown fields (Jepsen adds {@code error} and others) are skipped.
  */
-public final class JsonlReader implements HistoryReader {
+final class JsonlReader implements HistoryReader {
     /** Jackson's byte parser; a repeated field is an error, not a silent overwrite. */
     static final JsonFactory FACTORY = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();

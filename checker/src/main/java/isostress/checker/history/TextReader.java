@@ -17,7 +17,7 @@ import java.util.Arrays;
  * <p>A hand-written byte scanner: a million-transaction file has three million lines, and this parses them in a
  * fraction of a second without creating a string per line.
  */
-public final class TextReader implements HistoryReader {
+final class TextReader implements HistoryReader {
 
     @Override
     public History read(InputStream in, String source) throws IOException {

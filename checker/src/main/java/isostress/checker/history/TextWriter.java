@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * is written as 0, which must then be written by no transaction. Transaction numbers are the history's ids plus 1,
  * and sessions are processes plus 1: session 0 is the initial transaction's by convention.
  */
-public final class TextWriter implements HistoryWriter {
+final class TextWriter implements HistoryWriter {
 
     @Override
     public void write(History h, OutputStream out) throws IOException {

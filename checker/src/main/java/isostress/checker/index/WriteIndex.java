@@ -14,7 +14,7 @@ import java.util.Arrays;
  * <p>A write's code is {@code access << 1} for a transaction's final write of the key and {@code txn << 1 | 1} for an
  * intermediate one (a value the transaction overwrote itself).
  */
-public final class WriteIndex {
+final class WriteIndex {
     public static final int MISSING = -1;
 
     private final int[] start;

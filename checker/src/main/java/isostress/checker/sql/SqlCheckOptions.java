@@ -11,18 +11,18 @@ import java.time.Duration;
  * @param maxStates     prefix-search states (Alg. 4 calls), summed over all extensions, at most
  * @param timeout       wall-clock time for the whole check
  */
-public record SqlCheckOptions(IsolationLevel levelOverride, long maxStates, Duration timeout) {
-    public static final SqlCheckOptions DEFAULTS = new SqlCheckOptions(null, 5_000_000, Duration.ofSeconds(60));
+record SqlCheckOptions(IsolationLevel levelOverride, long maxStates, Duration timeout) {
+    static final SqlCheckOptions DEFAULTS = new SqlCheckOptions(null, 5_000_000, Duration.ofSeconds(60));
 
-    public SqlCheckOptions withLevel(IsolationLevel level) {
+    SqlCheckOptions withLevel(IsolationLevel level) {
         return new SqlCheckOptions(level, maxStates, timeout);
     }
 
-    public SqlCheckOptions withMaxStates(long states) {
+    SqlCheckOptions withMaxStates(long states) {
         return new SqlCheckOptions(levelOverride, states, timeout);
     }
 
-    public SqlCheckOptions withTimeout(Duration t) {
+    SqlCheckOptions withTimeout(Duration t) {
         return new SqlCheckOptions(levelOverride, maxStates, t);
     }
 }

@@ -39,7 +39,7 @@ import java.util.Set;
  * {@code info} transactions is tried too
  * (at most 2^10; beyond that the answer is unknown).
  */
-public final class SqlChecker {
+final class SqlChecker {
     static final Set<IsolationLevel> SUPPORTED = EnumSet.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
             IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE);
     private static final int MAX_OPTIONAL_INFO = 10;
@@ -95,7 +95,7 @@ public final class SqlChecker {
      * Exponential in the number of conflicts in the worst case (the problem is NP-complete, Thm. 3); bounded by
      * {@code o.maxStates()} and {@code o.timeout()}.
      */
-    public static SqlResult check(SqlHistory h, SqlCheckOptions o) {
+    static SqlResult check(SqlHistory h, SqlCheckOptions o) {
         IsolationLevel ov = o.levelOverride();
         if (ov != null && !SUPPORTED.contains(ov)) {
             throw new IllegalArgumentException("the SQL checker supports read-committed, read-atomic, prefix, "

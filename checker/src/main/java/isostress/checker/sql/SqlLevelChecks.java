@@ -86,6 +86,8 @@ public final class SqlLevelChecks {
             case "aborted read": return AnomalyType.G1A;
             case "intermediate read": return AnomalyType.G1B;
             case "read does not match predicate": return AnomalyType.PREDICATE_MISMATCH;
+            // A SELECT returned a row version with a value its writer never wrote: a value nobody wrote was read.
+            case "value mismatch": return AnomalyType.THIN_AIR_READ;
             case "cycle in so ∪ wr": return AnomalyType.SO_WR_CYCLE;
             case "cycle in so ∪ wr ∪ saturated co": return AnomalyType.COMMIT_ORDER_CYCLE;
             case "predicate read missed a row": return AnomalyType.MISSED_ROW;

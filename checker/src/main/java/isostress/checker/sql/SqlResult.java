@@ -10,10 +10,10 @@ import java.util.Map;
  * {@code Result}): a verdict, a one-line reason, counterexamples when invalid, and statistics
  * ({@code txns}, {@code conflicts}, {@code extensions}, {@code extensions_tried}, {@code states}, {@code ms}).
  */
-public record SqlResult(Verdict verdict, String reason, List<SqlViolation> violations, Map<String, Object> stats) {
+record SqlResult(Verdict verdict, String reason, List<SqlViolation> violations, Map<String, Object> stats) {
 
     /** For tests and benchmarks' messages: the verdict, then each counterexample as the common renderer writes it. */
-    public String toText() {
+    String toText() {
         StringBuilder sb = new StringBuilder();
         sb.append("SQL history: ").append(verdict.jsonName()).append(" — ").append(reason).append('\n');
         for (SqlViolation v : violations) sb.append('\n').append(v.toText());

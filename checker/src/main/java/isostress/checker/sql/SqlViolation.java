@@ -19,7 +19,7 @@ import java.util.List;
  * @param cycle     a commit-order cycle's transaction ids in order ({@code steps}' first lines are its edges), else
  *                  empty
  */
-public record SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
+record SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
                            List<String> let, List<String> steps, List<Long> cycle) {
 
     SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
@@ -28,7 +28,7 @@ public record SqlViolation(String kind, String message, List<Long> txns, String 
     }
 
     /** As text, by the common renderer ({@link isostress.checker.explain.TextRenderer}): one rendering for all. */
-    public String toText() {
+    String toText() {
         return isostress.checker.explain.TextRenderer.render(SqlLevelChecks.anomaly(this, null));
     }
 }

@@ -1,9 +1,8 @@
 package isostress.checker.history;
 
 import isostress.checker.model.CheckOptions;
+import isostress.checker.CheckInput;
 import isostress.checker.Checker;
-import isostress.checker.sql.SqlCheckOptions;
-import isostress.checker.sql.SqlChecker;
 import isostress.checker.sql.SqlHistory;
 import isostress.checker.sql.SqlHistoryReader;
 
@@ -319,7 +318,8 @@ final class HistoryFuzz {
         tally.read++;
         try {
             if (read instanceof SqlHistory s) {
-                SqlChecker.check(s, SqlCheckOptions.DEFAULTS.withMaxStates(20_000).withTimeout(Duration.ofSeconds(2)));
+                Checker.check(new CheckInput.Sql(s, true), List.of(), CheckOptions.DEFAULTS.withSearchBudget(20_000)
+                        .withSolverTimeoutMillis(2_000));
             } else {
                 History h = (History) read;
                 Checker.check(h, Checker.defaultLevels(h), CheckOptions.DEFAULTS.withSearchBudget(20_000)

@@ -2,13 +2,16 @@ package isostress.generator.sim;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InitialState;
-import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.Outcome;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /** Collects a simulated run into an in-memory {@link History}. */
 public final class HistorySink implements TxnSink {
     private final History.Builder b = History.builder().source("simulation");
-    private final LongPairIntMap open = new LongPairIntMap(64);
+    /** Per process, its transaction in flight: one lookup per transaction (not per op), so a plain map does. */
+    private final Map<Long, Integer> open = new HashMap<>();
 
     @Override
     public void header(InitialState initial) {
@@ -17,12 +20,12 @@ public final class HistorySink implements TxnSink {
 
     @Override
     public void invoke(long index, long process, TxnOps ops) {
-        open.put(process, 0, b.reserve(process, Outcome.INFO, index, History.PENDING, -1, -1, 0));
+        open.put(process, b.reserve(process, Outcome.INFO, index, History.PENDING, -1, -1, 0));
     }
 
     @Override
     public void complete(long index, long process, Outcome outcome, TxnOps ops) {
-        int t = open.get(process, 0);
+        int t = open.get(process);
         b.complete(t, outcome, index, -1, 0);
         b.opsFor(t);
         for (int i = 0; i < ops.size; i++) {

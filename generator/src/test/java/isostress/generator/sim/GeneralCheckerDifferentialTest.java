@@ -107,22 +107,14 @@ class GeneralCheckerDifferentialTest {
                 skipped.incrementAndGet();
                 return;
             }
-            isostress.checker.index.AnomalyLog log = new isostress.checker.index.AnomalyLog(h, 1);
-            isostress.checker.general.Observations o = isostress.checker.general.ListAppendIndex.isListHistory(h)
-                    ? isostress.checker.general.ListAppendIndex.of(h, log)
-                    : isostress.checker.general.Observations.of(isostress.checker.index.RegisterIndex.of(h, log));
             for (int i = 0; i < levels.length; i++) {
                 IsolationLevel l = levels[i];
-                isostress.checker.general.PrefixSearch.Mode mode = l == IsolationLevel.PREFIX
-                        ? isostress.checker.general.PrefixSearch.Mode.PC : l == IsolationLevel.SNAPSHOT_ISOLATION
-                        ? isostress.checker.general.PrefixSearch.Mode.SI : isostress.checker.general.PrefixSearch.Mode.SER;
-                isostress.checker.general.PrefixSearch.Outcome exact =
-                        isostress.checker.general.ExactSearch.check(o, mode, 5_000_000);
+                Verdict exact = Checker.checkExact(h, l, 5_000_000).verdict();
                 Verdict fast = Checker.checkGeneral(h, List.of(l), CheckOptions.DEFAULTS).level(l).verdict();
-                if (exact.answer() == isostress.checker.general.PrefixSearch.Answer.UNKNOWN || fast == Verdict.UNKNOWN) {
+                if (exact == Verdict.UNKNOWN || fast == Verdict.UNKNOWN) {
                     tally.unknown.incrementAndGet(i);
-                } else if ((exact.answer() == isostress.checker.general.PrefixSearch.Answer.VALID) != (fast == Verdict.VALID)) {
-                    tally.disagreements.add("seed " + seed + " at " + l + ": exact " + exact.answer() + ", polygraph "
+                } else if (exact != fast) {
+                    tally.disagreements.add("seed " + seed + " at " + l + ": exact " + exact + ", polygraph "
                             + fast + "\n" + MiniCheckerDifferentialTest.describe(h));
                 } else if (fast == Verdict.VALID) {
                     tally.valid.incrementAndGet(i);

@@ -2,14 +2,8 @@ package isostress.harness.cli;
 
 import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
-import isostress.checker.general.ExactSearch;
-import isostress.checker.general.ListAppendIndex;
-import isostress.checker.general.Observations;
-import isostress.checker.general.PrefixSearch;
 import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
-import isostress.checker.index.AnomalyLog;
-import isostress.checker.index.RegisterIndex;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
@@ -163,10 +157,9 @@ public final class BenchGeneralCommand implements Callable<Integer> {
         r.put("verdict", v.jsonName());
         if (exact && level != IsolationLevel.STRICT_SERIALIZABLE) {
             long e0 = System.nanoTime();
-            PrefixSearch.Outcome o = ExactSearch.check(observations(h), mode(level), exactBudget);
+            Checker.Exact o = Checker.checkExact(h, level, exactBudget);
             long exactMs = ms(e0);
-            Verdict ev = o.answer() == PrefixSearch.Answer.VALID ? Verdict.VALID
-                    : o.answer() == PrefixSearch.Answer.INVALID ? Verdict.INVALID : Verdict.UNKNOWN;
+            Verdict ev = o.verdict();
             System.out.printf(Locale.ROOT, "  exact prefix search: %s in %,d ms (%,d states)%s%n", ev.jsonName(),
                     exactMs, o.states(), ev == Verdict.UNKNOWN ? " — budget exhausted, no comparison" : "");
             r.put("exact_ms", exactMs);
@@ -174,20 +167,6 @@ public final class BenchGeneralCommand implements Callable<Integer> {
             if (ev != Verdict.UNKNOWN) r.put("same_as_exact", ev == v);
         }
         return r;
-    }
-
-    private static Observations observations(History h) {
-        AnomalyLog log = new AnomalyLog(h, 1);
-        return ListAppendIndex.isListHistory(h) ? ListAppendIndex.of(h, log) : Observations.of(RegisterIndex.of(h, log));
-    }
-
-    private static PrefixSearch.Mode mode(IsolationLevel l) {
-        switch (l) {
-            case SERIALIZABLE: return PrefixSearch.Mode.SER;
-            case SNAPSHOT_ISOLATION: return PrefixSearch.Mode.SI;
-            case PREFIX: return PrefixSearch.Mode.PC;
-            default: throw new IllegalArgumentException("no exact search for " + l);
-        }
     }
 
     private static KeyDistribution distribution(Preset p) {

@@ -2,6 +2,7 @@ package isostress.harness.run;
 
 import isostress.checker.model.CheckOptions;
 import isostress.checker.Checker;
+import isostress.checker.CompletedPrefix;
 import isostress.checker.history.InitialState;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;

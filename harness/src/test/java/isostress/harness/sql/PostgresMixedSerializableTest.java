@@ -1,13 +1,15 @@
 package isostress.harness.sql;
 
+import isostress.checker.CheckInput;
+import isostress.checker.Checker;
+import isostress.checker.explain.TextRenderer;
 import isostress.checker.history.Outcome;
+import isostress.checker.model.LevelResult;
+import isostress.checker.model.Result;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Verdict;
-import isostress.checker.sql.SqlCheckOptions;
-import isostress.checker.sql.SqlChecker;
 import isostress.checker.sql.SqlHistoryReader;
 import isostress.checker.sql.SqlOp;
-import isostress.checker.sql.SqlResult;
 import isostress.generator.sql.SqlPredicate;
 import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlWorkload;
@@ -71,10 +73,14 @@ class PostgresMixedSerializableTest {
             h.txn(2, 0, "ser", Outcome.OK, s2, t2);
         }
         var hist = SqlHistoryReader.read(history);
-        SqlResult own = SqlChecker.check(hist, SqlCheckOptions.DEFAULTS);
-        System.out.println(own.toText());
-        assertEquals(Verdict.INVALID, own.verdict(), "own levels: " + own.reason());
-        SqlResult rc = SqlChecker.check(hist, SqlCheckOptions.DEFAULTS.withLevel(IsolationLevel.READ_COMMITTED));
+        CheckInput.Sql ownLevels = new CheckInput.Sql(hist, true);
+        Result own = Checker.check(ownLevels, List.of(), ownLevels.defaultOptions());
+        LevelResult ownCheck = own.levels().get(0);
+        own.anomalies().forEach(a -> System.out.println(TextRenderer.render(a)));
+        assertEquals(Verdict.INVALID, ownCheck.verdict(), "own levels: " + ownCheck.reason());
+        CheckInput.Sql asRc = new CheckInput.Sql(hist, false);
+        LevelResult rc = Checker.check(asRc, List.of(IsolationLevel.READ_COMMITTED), asRc.defaultOptions())
+                .level(IsolationLevel.READ_COMMITTED);
         assertEquals(Verdict.VALID, rc.verdict(), "all read committed: " + rc.reason());
     }
 

@@ -1,4 +1,4 @@
-package isostress.harness.run;
+package isostress.checker;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InitialState;
@@ -39,18 +39,21 @@ import java.util.List;
  * histories number transactions by invocation and a late completion lands in the middle. The end-of-run check of
  * the whole history stays authoritative; this only finds violations sooner.
  *
+ * <p>Part of the checker's API (the streaming check of a run, {@code harness/run/StreamingCheck}, feeds it and
+ * checks each prefix with {@link Checker}), so the harness needs none of the checker's indexes.
+ *
  * <p>[1] MTC: Jiang et al., "Verifying Transactional Consistency of MongoDB", §II-D (axioms), §IV (checks);
  * [2] Biswas &amp; Enea, "On the Complexity of Checking Transactional Consistency", OOPSLA 2019, §2.2 (axioms).
  */
-final class CompletedPrefix {
+public final class CompletedPrefix {
     /**
      * @param history the prefix, its transactions numbered from 0 in invocation order
      * @param ids     per transaction of {@code history}, its number in the whole history (what the file will say)
      * @param left    completed transactions not in (rules 2 and 3)
      */
-    record Prefix(History history, int[] ids, int left) {
+    public record Prefix(History history, int[] ids, int left) {
         /** The whole history's label of prefix transaction {@code t}, e.g. {@code T8812}. */
-        String label(int t) {
+        public String label(int t) {
             return "T" + ids[t];
         }
     }
@@ -68,19 +71,19 @@ final class CompletedPrefix {
     private final LongPairIntMap waitSlot = new LongPairIntMap(64);
     private final List<List<Txn>> waiters = new ArrayList<>();
 
-    CompletedPrefix(InitialState initial) {
+    public CompletedPrefix(InitialState initial) {
         this.initial = initial;
     }
 
     /** The checkable prefix of {@code completed} (in any order; ids are numbers in the whole history). */
-    static Prefix of(List<Txn> completed, InitialState initial) {
+    public static Prefix of(List<Txn> completed, InitialState initial) {
         CompletedPrefix p = new CompletedPrefix(initial);
         for (Txn t : completed) p.add(t);
         return p.history();
     }
 
     /** Takes a completed transaction, numbered by its invocation in the whole history. */
-    void add(Txn t) {
+    public void add(Txn t) {
         added++;
         if (t.outcome() == Outcome.INFO) return; // rule 2: never in, nor any reader of its writes
         grow(t.id());
@@ -126,7 +129,7 @@ final class CompletedPrefix {
     }
 
     /** The prefix as it stands: a new history of the transactions in. O(n). */
-    Prefix history() {
+    public Prefix history() {
         History.Builder b = History.builder().initial(initial).realTime(true).source("history being recorded")
                 .ensureCapacity(inCount, (int) inOps);
         int[] ids = new int[inCount];

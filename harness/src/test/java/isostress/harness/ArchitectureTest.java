@@ -1,0 +1,220 @@
+package isostress.harness;
+
+import isostress.checker.Checker;
+import isostress.generator.KeyDistribution;
+import isostress.harness.cli.Main;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.spi.ToolProvider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Keeps the two rules of docs/architecture.md that a compiler does not: the harness and the generator use only the
+ * checker's small API ("histories in, results out"), and no package cycle exists (issue 14 item 5).
+ *
+ * <p>Both read the compiled main classes of the three modules with {@code jdeps}, the JDK's dependency analyzer, run
+ * in-process through {@link ToolProvider} (a second or two). Compiled classes rather than import lines, because a
+ * class names checker types it never imports: fully qualified names, and the types of values it only passes along
+ * ({@code r.levels().get(0).verdict()} depends on {@code LevelResult}).
+ */
+class ArchitectureTest {
+    /**
+     * The checker's API for the modules after it. A type outside this list that the harness or generator needs is a
+     * design decision: give the checker an API-level entry (as {@code Checker.checkExact} is for the benchmarks'
+     * exact search, {@code CompletedPrefix} for the streaming check) rather than widening this list.
+     */
+    static final Set<String> API_PACKAGES = Set.of("isostress.checker.model");
+    static final Set<String> API_TYPES = Set.of(
+            // the front door: histories in, results out
+            "isostress.checker.Checker", "isostress.checker.CheckInput", "isostress.checker.CompletedPrefix",
+            // key-value histories: built by the harness and generator, read and written in every format
+            "isostress.checker.history.History", "isostress.checker.history.Txn", "isostress.checker.history.MicroOp",
+            "isostress.checker.history.Outcome", "isostress.checker.history.InitialState",
+            "isostress.checker.history.SideEvent", "isostress.checker.history.HistoryFormat",
+            "isostress.checker.history.InputException",
+            // results rendered
+            "isostress.checker.explain.ResultJson", "isostress.checker.explain.TextRenderer",
+            "isostress.checker.explain.DotRenderer",
+            // isostress-sql histories (docs/sql-history.md): recorded by the sql workload, read by check
+            "isostress.checker.sql.SqlHistory", "isostress.checker.sql.SqlTxn", "isostress.checker.sql.SqlOp",
+            "isostress.checker.sql.Predicate", "isostress.checker.sql.SqlHistoryReader",
+            "isostress.checker.sql.SqlHistoryWriter");
+
+    /** {@code   from -> to   archive}, as jdeps -verbose prints a dependency. */
+    private static final Pattern EDGE = Pattern.compile("^\\s+(\\S+)\\s+->\\s+(\\S+)\\s+\\S.*$");
+
+    @Test
+    void harnessAndGeneratorUseOnlyTheCheckersApi() throws Exception {
+        Map<String, Set<String>> outside = new TreeMap<>();
+        Set<String> used = new TreeSet<>();
+        for (String[] e : jdeps("-verbose:class", classes(Main.class), classes(KeyDistribution.class))) {
+            String from = topLevel(e[0]), to = topLevel(e[1]);
+            if (!to.startsWith("isostress.checker.") || from.startsWith("isostress.checker.")) continue;
+            used.add(to);
+            if (!API_TYPES.contains(to) && !API_PACKAGES.contains(packageOf(to))) {
+                outside.computeIfAbsent(to, k -> new TreeSet<>()).add(from);
+            }
+        }
+        int checkerTypes = used.size();
+        System.out.println("harness and generator main classes use " + checkerTypes + " checker types");
+        assertTrue(outside.isEmpty(), "harness/generator main code uses checker types outside the API (see "
+                + "ArchitectureTest.API_TYPES and docs/architecture.md): " + outside);
+        assertTrue(checkerTypes > 10, "jdeps found almost no use of the checker, so this test checks nothing: "
+                + used);
+    }
+
+    @Test
+    void theApiListNamesPublicTypesThatExist() throws Exception {
+        for (String name : API_TYPES) {
+            Class<?> c = Class.forName(name, false, getClass().getClassLoader());
+            assertTrue(Modifier.isPublic(c.getModifiers()), name + " is in the API list but not public");
+        }
+    }
+
+    @Test
+    void noPackageCycles() throws Exception {
+        Map<String, Set<String>> graph = new TreeMap<>();
+        for (String[] e : jdeps("-verbose:package", classes(Checker.class), classes(KeyDistribution.class),
+                classes(Main.class))) {
+            if (!e[0].startsWith("isostress.") || !e[1].startsWith("isostress.")) continue;
+            graph.computeIfAbsent(e[0], k -> new TreeSet<>());
+            graph.computeIfAbsent(e[1], k -> new TreeSet<>());
+            if (!e[0].equals(e[1])) graph.get(e[0]).add(e[1]);
+        }
+        List<List<String>> cycles = new ArrayList<>();
+        for (List<String> scc : Tarjan.components(graph)) if (scc.size() > 1) cycles.add(scc);
+        System.out.println(graph.size() + " isostress packages, " + cycles.size() + " package cycles (strongly "
+                + "connected components of jdeps -verbose:package)");
+        assertTrue(graph.size() > 20, "jdeps found almost no packages, so this test checks nothing: " + graph.keySet());
+        assertEquals(List.of(), cycles, "packages that import each other in a cycle (each list is one strongly "
+                + "connected component)");
+    }
+
+    @Test
+    void tarjanFindsTheCyclesItShould() {
+        Map<String, Set<String>> g = new TreeMap<>();
+        g.put("a", Set.of("b"));
+        g.put("b", Set.of("c", "d"));
+        g.put("c", Set.of("a"));
+        g.put("d", Set.of("e"));
+        g.put("e", Set.of("d"));
+        g.put("f", Set.of("a"));
+        List<List<String>> sccs = Tarjan.components(g);
+        assertTrue(sccs.contains(List.of("a", "b", "c")), sccs.toString());
+        assertTrue(sccs.contains(List.of("d", "e")), sccs.toString());
+        assertTrue(sccs.contains(List.of("f")), sccs.toString());
+        assertEquals(3, sccs.size(), sccs.toString());
+        assertFalse(Tarjan.components(Map.of("x", Set.of("y"), "y", Set.of())).stream().anyMatch(c -> c.size() > 1));
+    }
+
+    /** Tarjan's strongly connected components (SIAM J. Comput. 1972), iterative; each component sorted. */
+    static final class Tarjan {
+        private final Map<String, Set<String>> g;
+        private final Map<String, Integer> index = new HashMap<>(), low = new HashMap<>();
+        private final Deque<String> stack = new ArrayDeque<>();
+        private final Set<String> onStack = new TreeSet<>();
+        private final List<List<String>> out = new ArrayList<>();
+        private int next;
+
+        private Tarjan(Map<String, Set<String>> g) {
+            this.g = g;
+        }
+
+        static List<List<String>> components(Map<String, Set<String>> g) {
+            Tarjan t = new Tarjan(g);
+            for (String v : g.keySet()) if (!t.index.containsKey(v)) t.visit(v);
+            return t.out;
+        }
+
+        private void visit(String root) {
+            // Explicit stack of (vertex, its successors still to look at), so deep graphs do not overflow.
+            Deque<Map.Entry<String, Iterator<String>>> work = new ArrayDeque<>();
+            enter(root, work);
+            while (!work.isEmpty()) {
+                Map.Entry<String, Iterator<String>> top = work.peek();
+                String v = top.getKey();
+                if (top.getValue().hasNext()) {
+                    String w = top.getValue().next();
+                    if (!index.containsKey(w)) enter(w, work);
+                    else if (onStack.contains(w)) low.put(v, Math.min(low.get(v), index.get(w)));
+                    continue;
+                }
+                work.pop();
+                if (!work.isEmpty()) {
+                    String parent = work.peek().getKey();
+                    low.put(parent, Math.min(low.get(parent), low.get(v)));
+                }
+                if (low.get(v).equals(index.get(v))) {
+                    List<String> scc = new ArrayList<>();
+                    String w;
+                    do {
+                        w = stack.pop();
+                        onStack.remove(w);
+                        scc.add(w);
+                    } while (!w.equals(v));
+                    scc.sort(null);
+                    out.add(scc);
+                }
+            }
+        }
+
+        private void enter(String v, Deque<Map.Entry<String, Iterator<String>>> work) {
+            index.put(v, next);
+            low.put(v, next++);
+            stack.push(v);
+            onStack.add(v);
+            work.push(Map.entry(v, g.getOrDefault(v, Set.of()).iterator()));
+        }
+    }
+
+    /** The dependencies jdeps reports, as (from, to) pairs of classes or packages. */
+    private static List<String[]> jdeps(String verbose, Path... archives) {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError(
+                "no jdeps tool in this JVM: run the tests on a JDK 17 (module jdk.jdeps)"));
+        List<String> args = new ArrayList<>(List.of(verbose, "-filter:none"));
+        for (Path a : archives) args.add(a.toString());
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(err), args.toArray(String[]::new));
+        assertEquals(0, rc, "jdeps " + args + " failed: " + err);
+        List<String[]> edges = new ArrayList<>();
+        for (String line : out.toString().split("\n")) {
+            Matcher m = EDGE.matcher(line);
+            if (m.matches()) edges.add(new String[] {m.group(1), m.group(2)});
+        }
+        return edges;
+    }
+
+    /** Where {@code c} was loaded from: a module's {@code target/classes} or its jar. */
+    private static Path classes(Class<?> c) throws URISyntaxException {
+        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    private static String topLevel(String className) {
+        int d = className.indexOf('$');
+        return d < 0 ? className : className.substring(0, d);
+    }
+
+    private static String packageOf(String className) {
+        return className.substring(0, className.lastIndexOf('.'));
+    }
+}
