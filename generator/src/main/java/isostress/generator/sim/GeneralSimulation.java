@@ -156,53 +156,6 @@ public final class GeneralSimulation {
             return new Config(txns, sessions, opsPerTxn, false, 0.5, keys, workload, level, 0, 0, seed);
         }
 
-        /** A register run without failures, half reads, 1..opsPerTxn operations per transaction. */
-        public static Config registers(Level level, int txns, int sessions, int opsPerTxn, KeyDistribution keys,
-                                       long seed) {
-            return of(level, Workload.RW_REGISTER, txns, sessions, opsPerTxn, keys, seed);
-        }
-
-        /**
-         * A small random run for brute-force differential tests, drawn from {@code rnd}: 3-6 transactions, 2-3
-         * sessions, 1-4 operations each, 2-3 uniform keys, read ratio 0.3-0.7, and in a third of the runs fail and
-         * info rates of 0.1 each.
-         */
-        public static Config randomSmall(Level level, Workload workload, SplittableRandom rnd) {
-            int txns = 3 + rnd.nextInt(4);
-            int sessions = 2 + rnd.nextInt(2);
-            int ops = 1 + rnd.nextInt(4);
-            int keys = 2 + rnd.nextInt(2);
-            double readRatio = 0.3 + 0.4 * rnd.nextDouble();
-            boolean failures = rnd.nextInt(3) == 0;
-            return new Config(txns, sessions, ops, false, readRatio, new KeyDistribution.Uniform(keys), workload,
-                    level, failures ? 0.1 : 0, failures ? 0.1 : 0, rnd.nextLong());
-        }
-
-        public Config withLevel(Level l) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, workload, l, failRate, infoRate,
-                    seed);
-        }
-
-        public Config withWorkload(Workload w) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, w, level, failRate, infoRate,
-                    seed);
-        }
-
-        public Config withFailures(double fail, double info) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, workload, level, fail, info,
-                    seed);
-        }
-
-        public Config withOps(int maxOps, boolean fixed) {
-            return new Config(txns, sessions, maxOps, fixed, readRatio, keys, workload, level, failRate, infoRate,
-                    seed);
-        }
-
-        public Config withReadRatio(double r) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, r, keys, workload, level, failRate, infoRate,
-                    seed);
-        }
-
         public Config withSeed(long s) {
             return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, workload, level, failRate,
                     infoRate, s);
