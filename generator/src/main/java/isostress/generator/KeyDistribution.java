@@ -49,10 +49,6 @@ public sealed interface KeyDistribution
             for (int i = 0; i < keys; i++) cdf[i] /= z;
         }
 
-        public double exponent() {
-            return exponent;
-        }
-
         public int keys() {
             return cdf.length;
         }

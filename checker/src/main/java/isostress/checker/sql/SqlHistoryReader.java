@@ -34,6 +34,7 @@ import java.util.Set;
  * and write ids, one table per key, increasing session indexes, and that every read names a version some statement
  * (or init) wrote for that key. It is isostress's own format, so every field is known: a field it does not know, a
  * value of the wrong JSON type, an integer beyond 64 bits and a key given twice are errors, never skipped or coerced.
+ * This class reads the lines and checks the history as a whole; {@link SqlJsonFields} reads each field's value.
  */
 public final class SqlHistoryReader {
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -45,7 +46,9 @@ public final class SqlHistoryReader {
             OP = Set.of("f", "table", "where", "w", "rows"), ROW = Set.of("key", "writer", "value");
     private static final Set<String> LEVELS = Set.of("rc", "ra", "pc", "si", "ser");
 
-    private final String source;
+    private final SqlJsonFields fields;
+    private String name;
+    private final Map<String, List<String>> tables = new LinkedHashMap<>();
     private final List<InitRowAt> init = new ArrayList<>();
     private final List<SqlTxn> txns = new ArrayList<>();
     private final Map<SqlTxn, Integer> lineOf = new HashMap<>();
@@ -58,7 +61,7 @@ public final class SqlHistoryReader {
     private record InitRowAt(SqlHistory.InitRow row, int line) {}
 
     private SqlHistoryReader(String source) {
-        this.source = source;
+        this.fields = new SqlJsonFields(source);
     }
 
     /**
@@ -115,8 +118,6 @@ public final class SqlHistoryReader {
     }
 
     private SqlHistory parse(BufferedReader in) throws IOException {
-        String name = null;
-        Map<String, List<String>> tables = new LinkedHashMap<>();
         boolean header = false;
         String text;
         int line = 0;
@@ -131,40 +132,7 @@ public final class SqlHistoryReader {
             }
             if (n == null || !n.isObject()) throw fail(line, "expected a JSON object");
             if (!header) {
-                if (!n.path("format").isTextual() || !"isostress-sql".equals(n.get("format").textValue())) {
-                    throw fail(line, "expected the header {\"format\":\"isostress-sql\",\"version\":1}");
-                }
-                known(n, HEADER, line, "the header");
-                JsonNode version = n.get("version");
-                if (version == null || !version.isIntegralNumber() || !version.canConvertToLong()
-                        || version.longValue() != 1) {
-                    throw fail(line, "unsupported \"version\" " + version + ", expected 1");
-                }
-                JsonNode nm = n.get("name");
-                if (nm != null && !nm.isNull() && !nm.isTextual()) {
-                    throw fail(line, "the header's \"name\" must be a string, got " + nm);
-                }
-                name = nm == null || nm.isNull() ? null : nm.textValue();
-                if (n.has("tables")) {
-                    if (!n.get("tables").isObject()) {
-                        throw fail(line, "\"tables\" must be an object {table: [column, ...]}");
-                    }
-                    Iterator<Map.Entry<String, JsonNode>> it = n.get("tables").fields();
-                    while (it.hasNext()) {
-                        Map.Entry<String, JsonNode> e = it.next();
-                        if (!e.getValue().isArray()) {
-                            throw fail(line, "\"tables\": table " + e.getKey() + " must list its columns");
-                        }
-                        List<String> cols = new ArrayList<>();
-                        for (JsonNode c : e.getValue()) {
-                            if (!c.isTextual()) {
-                                throw fail(line, "\"tables\": table " + e.getKey() + ": a column is a string, got " + c);
-                            }
-                            cols.add(c.textValue());
-                        }
-                        tables.put(e.getKey(), cols);
-                    }
-                }
+                header(n, line);
                 header = true;
                 continue;
             }
@@ -193,43 +161,81 @@ public final class SqlHistoryReader {
         return new SqlHistory(name, tables, rows, txns);
     }
 
+    /** The header line: the format and version, the history's name and its tables' columns. */
+    private void header(JsonNode n, int line) {
+        if (!n.path("format").isTextual() || !"isostress-sql".equals(n.get("format").textValue())) {
+            throw fail(line, "expected the header {\"format\":\"isostress-sql\",\"version\":1}");
+        }
+        fields.known(n, HEADER, line, "the header");
+        JsonNode version = n.get("version");
+        if (version == null || !version.isIntegralNumber() || !version.canConvertToLong()
+                || version.longValue() != 1) {
+            throw fail(line, "unsupported \"version\" " + version + ", expected 1");
+        }
+        JsonNode nm = n.get("name");
+        if (nm != null && !nm.isNull() && !nm.isTextual()) {
+            throw fail(line, "the header's \"name\" must be a string, got " + nm);
+        }
+        name = nm == null || nm.isNull() ? null : nm.textValue();
+        if (n.has("tables")) {
+            if (!n.get("tables").isObject()) {
+                throw fail(line, "\"tables\" must be an object {table: [column, ...]}");
+            }
+            Iterator<Map.Entry<String, JsonNode>> it = n.get("tables").fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (!e.getValue().isArray()) {
+                    throw fail(line, "\"tables\": table " + e.getKey() + " must list its columns");
+                }
+                List<String> cols = new ArrayList<>();
+                for (JsonNode c : e.getValue()) {
+                    if (!c.isTextual()) {
+                        throw fail(line, "\"tables\": table " + e.getKey() + ": a column is a string, got " + c);
+                    }
+                    cols.add(c.textValue());
+                }
+                tables.put(e.getKey(), cols);
+            }
+        }
+    }
+
     private void parseInit(JsonNode n, int line) {
-        known(n, INIT, line, "init");
+        fields.known(n, INIT, line, "init");
         JsonNode rows = n.get("rows");
         if (rows == null || !rows.isArray()) throw fail(line, "init: expected \"rows\": [...]");
         for (JsonNode r : rows) {
             if (!r.isObject()) throw fail(line, "init: a row is an object {table, key, write, value}, got " + r);
-            known(r, INIT_ROW, line, "init row");
-            String table = text(r, "table", line, "init row");
-            String key = text(r, "key", line, "init row");
+            fields.known(r, INIT_ROW, line, "init row");
+            String table = fields.text(r, "table", line, "init row");
+            String key = fields.text(r, "key", line, "init row");
             JsonNode w = r.get("write");
             if (w != null && !(w.isTextual() && w.textValue().equals(SqlHistory.INIT))) {
                 throw fail(line, "init row " + key + ": \"write\" must be \"init\"");
             }
             claimKey(key, table, line);
             if (!versions.add(key + '\u0000' + SqlHistory.INIT)) throw fail(line, "duplicate init row for key " + key);
-            init.add(new InitRowAt(new SqlHistory.InitRow(table, key, value(r.get("value"), line, key)), line));
+            init.add(new InitRowAt(new SqlHistory.InitRow(table, key, fields.value(r.get("value"), line, key)), line));
         }
     }
 
     private void parseTxn(JsonNode n, int line) {
-        known(n, TXN, line, "txn");
-        long id = integer(n, "id", line);
+        fields.known(n, TXN, line, "txn");
+        long id = fields.integer(n, "id", line);
         Integer first = idLine.putIfAbsent(id, line);
         if (first != null) throw fail(line, "duplicate transaction id " + id + " (first on line " + first + ")");
-        long session = integer(n, "session", line);
+        long session = fields.integer(n, "session", line);
         if (session < 0 || session > Integer.MAX_VALUE) {
             throw fail(line, "session must be >= 0 and < 2^31, was " + session);
         }
-        long index = integer(n, "index", line);
+        long index = fields.integer(n, "index", line);
         if (index < Integer.MIN_VALUE || index > Integer.MAX_VALUE) throw fail(line, "index must be < 2^31, was " + index);
         String lv = n.path("level").isTextual() ? n.get("level").textValue() : "";
         if (!LEVELS.contains(lv)) throw fail(line, "txn " + id + ": expected \"level\" rc, ra, pc, si or ser, got " + n.path("level"));
         IsolationLevel level = IsolationLevel.byName(lv);
         Outcome outcome = n.path("outcome").isTextual() ? Outcome.fromJepsen(n.get("outcome").textValue()) : null;
         if (outcome == null) throw fail(line, "txn " + id + ": expected \"outcome\" ok, fail or info, got " + n.path("outcome"));
-        Long start = optionalInteger(n, "start", line);
-        Long end = optionalInteger(n, "end", line);
+        Long start = fields.optionalInteger(n, "start", line);
+        Long end = fields.optionalInteger(n, "end", line);
         JsonNode opsNode = n.get("ops");
         if (opsNode == null || !opsNode.isArray()) throw fail(line, "txn " + id + ": expected \"ops\": [...]");
         List<SqlOp> ops = new ArrayList<>();
@@ -242,18 +248,18 @@ public final class SqlHistoryReader {
     private SqlOp parseOp(JsonNode o, int line, long txn) {
         String what = "txn " + txn + " op";
         if (!o.isObject()) throw fail(line, what + ": expected an object");
-        known(o, OP, line, what);
+        fields.known(o, OP, line, what);
         String f = o.path("f").isTextual() ? o.get("f").textValue() : "";
-        String table = text(o, "table", line, what);
+        String table = fields.text(o, "table", line, what);
         JsonNode rows = o.get("rows");
         if (rows == null || !rows.isArray()) throw fail(line, what + " " + f + ": expected \"rows\": [...]");
         if (f.equals("select")) {
-            return new SqlOp.Select(table, where(o, line, what), readRows(rows, table, line, what, true));
+            return new SqlOp.Select(table, fields.where(o, line, what), readRows(rows, table, line, what, true));
         }
         if (!f.equals("insert") && !f.equals("update") && !f.equals("delete")) {
             throw fail(line, what + ": unknown op \"f\": " + o.path("f") + " (expected select, insert, update or delete)");
         }
-        String w = text(o, "w", line, what + " " + f);
+        String w = fields.text(o, "w", line, what + " " + f);
         if (w.equals(SqlHistory.INIT)) throw fail(line, what + ": write id \"init\" is reserved for the initial rows");
         Integer first = writeIdLine.putIfAbsent(w, line);
         if (first != null) throw fail(line, what + ": duplicate write id \"" + w + "\" (first on line " + first + ")");
@@ -262,15 +268,15 @@ public final class SqlHistoryReader {
             Set<String> keys = new HashSet<>();
             for (JsonNode r : rows) {
                 row(r, line, what);
-                String key = text(r, "key", line, what + " insert row");
+                String key = fields.text(r, "key", line, what + " insert row");
                 if (!keys.add(key)) throw fail(line, what + ": insert writes key " + key + " twice");
                 claimKey(key, table, line);
                 versions.add(key + '\u0000' + w);
-                out.add(new SqlOp.WriteRow(key, value(r.get("value"), line, key)));
+                out.add(new SqlOp.WriteRow(key, fields.value(r.get("value"), line, key)));
             }
             return new SqlOp.Insert(table, w, List.copyOf(out));
         }
-        Predicate where = where(o, line, what);
+        Predicate where = fields.where(o, line, what);
         List<SqlOp.ReadRow> out = readRows(rows, table, line, what, f.equals("update"));
         for (SqlOp.ReadRow r : out) versions.add(r.key() + '\u0000' + w);
         return f.equals("update") ? new SqlOp.Update(table, where, w, out) : new SqlOp.Delete(table, where, w, out);
@@ -281,76 +287,14 @@ public final class SqlHistoryReader {
         Set<String> keys = new HashSet<>();
         for (JsonNode r : rows) {
             row(r, line, what);
-            String key = text(r, "key", line, what + " row");
+            String key = fields.text(r, "key", line, what + " row");
             if (!keys.add(key)) throw fail(line, what + ": key " + key + " appears twice in one statement's rows");
             claimKey(key, table, line);
-            String writer = text(r, "writer", line, what + " row " + key);
-            Map<String, Object> v = withValue ? value(r.get("value"), line, key) : null;
+            String writer = fields.text(r, "writer", line, what + " row " + key);
+            Map<String, Object> v = withValue ? fields.value(r.get("value"), line, key) : null;
             out.add(new SqlOp.ReadRow(key, writer, v));
         }
         return List.copyOf(out);
-    }
-
-    private Predicate where(JsonNode o, int line, String what) {
-        JsonNode w = o.get("where");
-        if (w == null) throw fail(line, what + ": expected \"where\"");
-        return predicate(w, line);
-    }
-
-    private Predicate predicate(JsonNode p, int line) {
-        if (p.isBoolean() && p.booleanValue()) return new Predicate.True();
-        if (!p.isObject() || p.size() != 1) throw fail(line, "bad predicate " + p + ": expected true or {op: args}");
-        Map.Entry<String, JsonNode> e = p.fields().next();
-        String op = e.getKey();
-        JsonNode a = e.getValue();
-        switch (op) {
-            case "and":
-            case "or": {
-                if (!a.isArray()) throw fail(line, "bad predicate " + p + ": " + op + " takes a list");
-                List<Predicate> parts = new ArrayList<>();
-                for (JsonNode x : a) parts.add(predicate(x, line));
-                return op.equals("and") ? new Predicate.And(List.copyOf(parts)) : new Predicate.Or(List.copyOf(parts));
-            }
-            case "not":
-                return new Predicate.Not(predicate(a, line));
-            case "in": {
-                if (!a.isArray() || a.size() != 2 || !a.get(0).isTextual() || !a.get(1).isArray()) {
-                    throw fail(line, "bad predicate " + p + ": expected {\"in\":[col, [v, ...]]}");
-                }
-                List<Object> vs = new ArrayList<>();
-                for (JsonNode v : a.get(1)) vs.add(scalar(v, line));
-                return new Predicate.In(a.get(0).asText(), vs);
-            }
-            default: {
-                Predicate.Op cmp = Predicate.Op.byJson(op);
-                if (cmp == null) throw fail(line, "bad predicate " + p + ": unknown operator \"" + op + "\"");
-                if (!a.isArray() || a.size() != 2 || !a.get(0).isTextual()) {
-                    throw fail(line, "bad predicate " + p + ": expected {\"" + op + "\":[col, value]}");
-                }
-                return new Predicate.Cmp(cmp, a.get(0).asText(), scalar(a.get(1), line));
-            }
-        }
-    }
-
-    private Object scalar(JsonNode v, int line) {
-        if (v.isIntegralNumber() && !v.canConvertToLong()) throw fail(line, "integer " + v + " does not fit in 64 bits");
-        if (v.isIntegralNumber()) return v.longValue();
-        if (v.isNumber()) return v.doubleValue();
-        if (v.isTextual()) return v.textValue();
-        if (v.isBoolean()) return v.booleanValue();
-        if (v.isNull()) return null;
-        throw fail(line, "expected a number, string or boolean, got " + v);
-    }
-
-    private Map<String, Object> value(JsonNode v, int line, String key) {
-        if (v == null || !v.isObject()) throw fail(line, "row " + key + ": expected \"value\": {column: value, ...}");
-        Map<String, Object> out = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> it = v.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
-            out.put(e.getKey(), scalar(e.getValue(), line));
-        }
-        return java.util.Collections.unmodifiableMap(out);
     }
 
     private void claimKey(String key, String table, int line) {
@@ -387,43 +331,12 @@ public final class SqlHistoryReader {
         }
     }
 
-    private String text(JsonNode n, String field, int line, String what) {
-        JsonNode v = n.get(field);
-        if (v == null || !(v.isTextual() || v.isIntegralNumber())) {
-            throw fail(line, what + ": expected \"" + field + "\" (a string)");
-        }
-        return v.asText();
-    }
-
-    private long integer(JsonNode n, String field, int line) {
-        JsonNode v = n.get(field);
-        if (v == null || !v.isIntegralNumber()) throw fail(line, "txn: expected \"" + field + "\" (an integer), got " + v);
-        if (!v.canConvertToLong()) throw fail(line, "txn: \"" + field + "\" " + v + " does not fit in 64 bits");
-        return v.longValue();
-    }
-
-    private Long optionalInteger(JsonNode n, String field, int line) {
-        return n.hasNonNull(field) ? integer(n, field, line) : null;
-    }
-
-    /** Rejects fields this format does not have: a misspelt or foreign field is not silently dropped. */
-    private void known(JsonNode n, Set<String> fields, int line, String what) {
-        Iterator<String> it = n.fieldNames();
-        while (it.hasNext()) {
-            String f = it.next();
-            if (!fields.contains(f)) {
-                throw fail(line, what + ": unknown field \"" + f + "\" (the fields are " + new java.util.TreeSet<>(fields)
-                        + ")");
-            }
-        }
-    }
-
     private void row(JsonNode r, int line, String what) {
         if (!r.isObject()) throw fail(line, what + ": a row is an object {key, writer, value}, got " + r);
-        known(r, ROW, line, what + " row");
+        fields.known(r, ROW, line, what + " row");
     }
 
     private InputException fail(int line, String message) {
-        return new InputException(source, line, message);
+        return fields.fail(line, message);
     }
 }

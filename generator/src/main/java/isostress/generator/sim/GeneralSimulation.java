@@ -6,9 +6,6 @@ import isostress.checker.history.Outcome;
 import isostress.checker.model.IsolationLevel;
 import isostress.generator.KeyDistribution;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -64,6 +61,10 @@ import java.util.SplittableRandom;
  * probability {@code infoRate} its outcome is unknown ({@code info}): it takes effect or not (50/50), its reads are
  * recorded as unknown ({@code null}, list reads {@code null}), and its process is retired: the session continues as
  * process {@code p + sessions} (Jepsen's convention).
+ *
+ * <p>This class is the clients: it schedules the sessions, draws each transaction's operations and records what they
+ * saw; {@link SimulatedStore} is the store (versions, visible sets, commits), {@link PendingTxn} a transaction in
+ * flight.
  */
 public final class GeneralSimulation {
 
@@ -155,53 +156,6 @@ public final class GeneralSimulation {
             return new Config(txns, sessions, opsPerTxn, false, 0.5, keys, workload, level, 0, 0, seed);
         }
 
-        /** A register run without failures, half reads, 1..opsPerTxn operations per transaction. */
-        public static Config registers(Level level, int txns, int sessions, int opsPerTxn, KeyDistribution keys,
-                                       long seed) {
-            return of(level, Workload.RW_REGISTER, txns, sessions, opsPerTxn, keys, seed);
-        }
-
-        /**
-         * A small random run for brute-force differential tests, drawn from {@code rnd}: 3-6 transactions, 2-3
-         * sessions, 1-4 operations each, 2-3 uniform keys, read ratio 0.3-0.7, and in a third of the runs fail and
-         * info rates of 0.1 each.
-         */
-        public static Config randomSmall(Level level, Workload workload, SplittableRandom rnd) {
-            int txns = 3 + rnd.nextInt(4);
-            int sessions = 2 + rnd.nextInt(2);
-            int ops = 1 + rnd.nextInt(4);
-            int keys = 2 + rnd.nextInt(2);
-            double readRatio = 0.3 + 0.4 * rnd.nextDouble();
-            boolean failures = rnd.nextInt(3) == 0;
-            return new Config(txns, sessions, ops, false, readRatio, new KeyDistribution.Uniform(keys), workload,
-                    level, failures ? 0.1 : 0, failures ? 0.1 : 0, rnd.nextLong());
-        }
-
-        public Config withLevel(Level l) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, workload, l, failRate, infoRate,
-                    seed);
-        }
-
-        public Config withWorkload(Workload w) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, w, level, failRate, infoRate,
-                    seed);
-        }
-
-        public Config withFailures(double fail, double info) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, workload, level, fail, info,
-                    seed);
-        }
-
-        public Config withOps(int maxOps, boolean fixed) {
-            return new Config(txns, sessions, maxOps, fixed, readRatio, keys, workload, level, failRate, infoRate,
-                    seed);
-        }
-
-        public Config withReadRatio(double r) {
-            return new Config(txns, sessions, opsPerTxn, fixedOps, r, keys, workload, level, failRate, infoRate,
-                    seed);
-        }
-
         public Config withSeed(long s) {
             return new Config(txns, sessions, opsPerTxn, fixedOps, readRatio, keys, workload, level, failRate,
                     infoRate, s);
@@ -209,73 +163,27 @@ public final class GeneralSimulation {
     }
 
     private static final int IDLE = 0, INVOKED = 1, EXECUTED = 2;
-    private static final byte READ = 0, WRITE = 1;
-    /** Causal: how many commits of each other session a transaction may miss. */
-    private static final int CAUSAL_LAG = 4;
-    /** Probability that a read-only serializable transaction reads a stale prefix. */
-    private static final double SER_STALE = 0.5;
 
     private final Config c;
     private final SplittableRandom rnd;
     private final int n;
     private final boolean lists;
-    private final Level level;
-    private final int lag;
     private final long[] lastValue;
+    private final SimulatedStore store;
     private final History.Builder b = History.builder().source("general-simulation").initial(InitialState.ABSENT)
             .realTime(true);
-
-    // Committed versions per key, in commit order: the committing record and the value (register: a transaction's
-    // last write of the key; list: one entry per appended element).
-    private final int[] vCount;
-    private final int[][] vRec;
-    private final long[][] vVal;
-
-    // Commit records, in commit order (every committed transaction, read-only ones too).
-    private int recCount;
-    private int[] recSession = new int[64], recPos = new int[64];
-    private int[][] recClock; // causal: the record's closure, as per-session prefix lengths
-    private final int[][] sessRec;
-    private final int[] sessRecCount;
-    /** Serializable: the smallest commit-order prefix the session's next transaction may read. */
-    private final int[] floor;
-
-    private final Pending[] pending;
+    private final PendingTxn[] pending;
     private long index;
-
-    // Per-execution visibility state.
-    private int visSession;
-    private int visSnap; // prefix levels: records < visSnap visible
-    private int visCut; // RA / RC: records < visCut visible
-    private double visQ; // RA / RC: probability of seeing a later commit
-    private final Map<Integer, Boolean> raMemo = new HashMap<>();
-    private final Map<Integer, Boolean> rcIncluded = new HashMap<>();
-    private int[] visClock;
-    private final int[] perm;
 
     private GeneralSimulation(Config c) {
         this.c = c;
         this.rnd = new SplittableRandom(c.seed());
         this.n = c.sessions();
         this.lists = c.workload() == Workload.LIST_APPEND;
-        this.level = c.level();
-        this.lag = 4 * n;
-        int keys = c.keys().keys();
-        lastValue = new long[keys];
-        vCount = new int[keys];
-        vRec = new int[keys][];
-        vVal = new long[keys][];
-        sessRec = new int[n][];
-        sessRecCount = new int[n];
-        for (int s = 0; s < n; s++) sessRec[s] = new int[8];
-        floor = new int[n];
-        pending = new Pending[n];
-        for (int s = 0; s < n; s++) pending[s] = new Pending();
-        if (level == Level.CAUSAL) {
-            recClock = new int[64][];
-            visClock = new int[n];
-        }
-        perm = new int[n];
+        lastValue = new long[c.keys().keys()];
+        store = new SimulatedStore(c, rnd);
+        pending = new PendingTxn[n];
+        for (int s = 0; s < n; s++) pending[s] = new PendingTxn();
     }
 
     /** Runs the simulation and returns its history. */
@@ -294,7 +202,7 @@ public final class GeneralSimulation {
         while (activeCount > 0) {
             int ai = rnd.nextInt(activeCount);
             int s = active[ai];
-            Pending p = pending[s];
+            PendingTxn p = pending[s];
             switch (state[s]) {
                 case IDLE:
                     if (issued == c.txns()) {
@@ -305,21 +213,21 @@ public final class GeneralSimulation {
                     plan(p);
                     p.id = b.reserve(process[s], Outcome.INFO, index, History.PENDING, index, -1, 0);
                     index++;
-                    p.snap = recCount; // the snapshot of SI and PREFIX
+                    p.snap = store.commitCount();
                     state[s] = INVOKED;
                     break;
                 case INVOKED: {
                     double r = rnd.nextDouble();
                     if (r < c.failRate()) {
-                        execute(s, p, false);
+                        store.execute(s, p, false);
                         complete(p, Outcome.FAIL);
                         state[s] = IDLE;
                     } else if (r < c.failRate() + c.infoRate()) {
-                        if (rnd.nextBoolean()) execute(s, p, true);
+                        if (rnd.nextBoolean()) store.execute(s, p, true);
                         complete(p, Outcome.INFO);
                         process[s] += n;
                         state[s] = IDLE;
-                    } else if (execute(s, p, true)) {
+                    } else if (store.execute(s, p, true)) {
                         state[s] = EXECUTED;
                     } else {
                         complete(p, Outcome.FAIL); // first committer wins (or the list-append prefix rule)
@@ -336,7 +244,7 @@ public final class GeneralSimulation {
     }
 
     /** Draws the transaction's operations; every write gets a fresh value of its key. */
-    private void plan(Pending p) {
+    private void plan(PendingTxn p) {
         p.size = 0;
         p.readOnly = true;
         int ops = c.fixedOps() ? c.opsPerTxn() : 1 + rnd.nextInt(c.opsPerTxn());
@@ -345,9 +253,9 @@ public final class GeneralSimulation {
             int k = c.keys().next(rnd);
             p.key[i] = k;
             if (rnd.nextDouble() < c.readRatio()) {
-                p.kind[i] = READ;
+                p.kind[i] = PendingTxn.READ;
             } else {
-                p.kind[i] = WRITE;
+                p.kind[i] = PendingTxn.WRITE;
                 p.value[i] = ++lastValue[k];
                 p.readOnly = false;
             }
@@ -356,231 +264,15 @@ public final class GeneralSimulation {
         p.size = ops;
     }
 
-    /**
-     * Chooses the visible set, performs the reads and, when {@code commit}, commits unless the level forbids it.
-     * Returns false when the transaction must abort.
-     */
-    private boolean execute(int s, Pending p, boolean commit) {
-        chooseVisibility(s, p);
-        for (int i = 0; i < p.size; i++) {
-            if (p.kind[i] != READ) continue;
-            if (lists) listRead(p, i); else registerRead(p, i);
-        }
-        if (!commit) return false;
-        if (level == Level.SNAPSHOT_ISOLATION) {
-            for (int i = 0; i < p.size; i++) {
-                if (p.kind[i] == WRITE && committedAfter((int) p.key[i], p.snap)) return false;
-            }
-        } else if (level == Level.PREFIX && lists) {
-            for (int i = 0; i < p.size; i++) {
-                if (p.kind[i] == READ && ownWriteBefore(p, i) >= 0 && committedAfter((int) p.key[i], p.snap)) {
-                    return false;
-                }
-            }
-        }
-        commit(s, p);
-        return true;
-    }
-
-    private boolean committedAfter(int k, int snap) {
-        return vCount[k] > 0 && vRec[k][vCount[k] - 1] >= snap;
-    }
-
-    private void chooseVisibility(int s, Pending p) {
-        visSession = s;
-        switch (level) {
-            case STRICT_SERIALIZABLE:
-                visSnap = recCount;
-                break;
-            case SERIALIZABLE:
-                if (p.readOnly && rnd.nextDouble() < SER_STALE) {
-                    int lo = Math.max(floor[s], recCount - lag);
-                    visSnap = lo + rnd.nextInt(recCount - lo + 1);
-                } else {
-                    visSnap = recCount;
-                }
-                break;
-            case SNAPSHOT_ISOLATION:
-            case PREFIX:
-                visSnap = p.snap;
-                break;
-            case CAUSAL:
-                chooseCausal(s);
-                break;
-            case READ_ATOMIC:
-                raMemo.clear();
-                visCut = recCount - rnd.nextInt(Math.min(lag, recCount) + 1);
-                visQ = rnd.nextDouble();
-                break;
-            default: // READ_COMMITTED
-                rcIncluded.clear();
-                visCut = 0;
-                visQ = rnd.nextDouble();
-        }
-    }
-
-    /** A random causally closed set: own closure merged with the closures of random other commits. */
-    private void chooseCausal(int s) {
-        int own = sessRecCount[s];
-        if (own > 0) {
-            System.arraycopy(recClock[sessRec[s][own - 1]], 0, visClock, 0, n);
-        } else {
-            Arrays.fill(visClock, 0);
-        }
-        for (int i = 0; i < n; i++) perm[i] = i;
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
-            int t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
-        for (int i = 0; i < n; i++) {
-            int o = perm[i];
-            if (o == s) continue;
-            int count = sessRecCount[o];
-            int lo = Math.max(visClock[o], count - CAUSAL_LAG);
-            if (count == lo) continue; // nothing more to see (lo <= count always)
-            int k = lo + Math.min( // biased towards staleness: min of two draws
-                    rnd.nextInt(count - lo + 1), rnd.nextInt(count - lo + 1));
-            if (k > visClock[o]) {
-                int[] cl = recClock[sessRec[o][k - 1]];
-                for (int j = 0; j < n; j++) if (cl[j] > visClock[j]) visClock[j] = cl[j];
-            }
-        }
-    }
-
-    /** Whether commit record {@code rec} is visible to the current read (RC draws may extend the set). */
-    private boolean visible(int rec) {
-        switch (level) {
-            case CAUSAL:
-                return visClock[recSession[rec]] > recPos[rec];
-            case READ_ATOMIC: {
-                if (rec < visCut || recSession[rec] == visSession) return true;
-                Boolean m = raMemo.get(rec);
-                if (m == null) {
-                    m = rnd.nextDouble() < visQ;
-                    raMemo.put(rec, m);
-                }
-                return m;
-            }
-            case READ_COMMITTED: {
-                if (rec < visCut || recSession[rec] == visSession || rcIncluded.containsKey(rec)) return true;
-                if (rnd.nextDouble() < visQ) {
-                    rcIncluded.put(rec, Boolean.TRUE);
-                    return true;
-                }
-                return false;
-            }
-            default:
-                return rec < visSnap;
-        }
-    }
-
-    /** Index of the transaction's last write of op i's key before op i, or -1. */
-    private static int ownWriteBefore(Pending p, int i) {
-        for (int j = i - 1; j >= 0; j--) if (p.kind[j] == WRITE && p.key[j] == p.key[i]) return j;
-        return -1;
-    }
-
-    private void registerRead(Pending p, int i) {
-        int own = ownWriteBefore(p, i);
-        if (own >= 0) {
-            p.value[i] = p.value[own];
-            p.nul[i] = false;
-            return;
-        }
-        if (level == Level.READ_COMMITTED) {
-            // A new, larger visible set for each read.
-            int cut = recCount - rnd.nextInt(Math.min(lag, recCount) + 1);
-            if (cut > visCut) visCut = cut;
-        }
-        int k = (int) p.key[i];
-        for (int j = vCount[k] - 1; j >= 0; j--) {
-            if (visible(vRec[k][j])) {
-                p.value[i] = vVal[k][j];
-                p.nul[i] = false;
-                return;
-            }
-        }
-        p.nul[i] = true; // the initial (absent) value
-    }
-
-    private void listRead(Pending p, int i) {
-        int k = (int) p.key[i];
-        // Prefix visibility: the visible appends are a prefix of the key's append order.
-        int visibleCount = 0;
-        for (int j = vCount[k] - 1; j >= 0; j--) {
-            if (visible(vRec[k][j])) {
-                visibleCount = j + 1;
-                break;
-            }
-        }
-        int ownCount = 0;
-        for (int j = 0; j < i; j++) if (p.kind[j] == WRITE && p.key[j] == k) ownCount++;
-        long[] l = p.list[i];
-        if (l == null || l.length < visibleCount + ownCount) {
-            l = new long[Math.max(4, visibleCount + ownCount)];
-            p.list[i] = l;
-        }
-        if (visibleCount > 0) System.arraycopy(vVal[k], 0, l, 0, visibleCount);
-        int m = visibleCount;
-        for (int j = 0; j < i; j++) if (p.kind[j] == WRITE && p.key[j] == k) l[m++] = p.value[j];
-        p.listLen[i] = m;
-        p.nul[i] = false;
-    }
-
-    private void commit(int s, Pending p) {
-        int rec = recCount++;
-        if (rec == recSession.length) {
-            recSession = Arrays.copyOf(recSession, rec * 2);
-            recPos = Arrays.copyOf(recPos, rec * 2);
-            if (recClock != null) recClock = Arrays.copyOf(recClock, rec * 2);
-        }
-        int pos = sessRecCount[s]++;
-        if (pos == sessRec[s].length) sessRec[s] = Arrays.copyOf(sessRec[s], pos * 2);
-        sessRec[s][pos] = rec;
-        recSession[rec] = s;
-        recPos[rec] = pos;
-        if (recClock != null) {
-            int[] cl = visClock.clone();
-            cl[s] = pos + 1;
-            recClock[rec] = cl;
-        }
-        for (int i = 0; i < p.size; i++) {
-            if (p.kind[i] != WRITE) continue;
-            if (!lists && lastWriteAfter(p, i)) continue; // only the last write of a key is installed
-            addVersion((int) p.key[i], rec, p.value[i]);
-        }
-        floor[s] = p.readOnly ? Math.max(floor[s], visSnap) : recCount;
-    }
-
-    private static boolean lastWriteAfter(Pending p, int i) {
-        for (int j = i + 1; j < p.size; j++) if (p.kind[j] == WRITE && p.key[j] == p.key[i]) return true;
-        return false;
-    }
-
-    private void addVersion(int k, int rec, long value) {
-        int m = vCount[k];
-        if (vRec[k] == null) {
-            vRec[k] = new int[4];
-            vVal[k] = new long[4];
-        } else if (m == vRec[k].length) {
-            vRec[k] = Arrays.copyOf(vRec[k], m * 2);
-            vVal[k] = Arrays.copyOf(vVal[k], m * 2);
-        }
-        vRec[k][m] = rec;
-        vVal[k][m] = value;
-        vCount[k] = m + 1;
-    }
-
-    private void complete(Pending p, Outcome outcome) {
+    /** Records the transaction's completion and its operations as the client saw them. */
+    private void complete(PendingTxn p, Outcome outcome) {
         b.complete(p.id, outcome, index, index, 0);
         index++;
         boolean unknown = outcome == Outcome.INFO;
         b.opsFor(p.id);
         for (int i = 0; i < p.size; i++) {
             long k = p.key[i];
-            if (p.kind[i] == WRITE) {
+            if (p.kind[i] == PendingTxn.WRITE) {
                 if (lists) b.append(k, p.value[i]); else b.write(k, p.value[i]);
             } else if (lists) {
                 if (unknown) b.listRead(k, null, 0); else b.listRead(k, p.list[i], p.listLen[i]);
@@ -591,30 +283,5 @@ public final class GeneralSimulation {
             }
         }
         b.endTxn();
-    }
-
-    /** One session's transaction in flight; buffers reused from one transaction to the next. */
-    private static final class Pending {
-        int id;
-        int size;
-        int snap;
-        boolean readOnly;
-        byte[] kind = new byte[8];
-        long[] key = new long[8];
-        long[] value = new long[8];
-        boolean[] nul = new boolean[8];
-        long[][] list = new long[8][];
-        int[] listLen = new int[8];
-
-        void ensure(int ops) {
-            if (ops <= kind.length) return;
-            int m = Math.max(ops, kind.length * 2);
-            kind = Arrays.copyOf(kind, m);
-            key = Arrays.copyOf(key, m);
-            value = Arrays.copyOf(value, m);
-            nul = Arrays.copyOf(nul, m);
-            list = Arrays.copyOf(list, m);
-            listLen = Arrays.copyOf(listLen, m);
-        }
     }
 }

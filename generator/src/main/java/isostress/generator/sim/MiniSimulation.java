@@ -51,14 +51,6 @@ public final class MiniSimulation {
         public static Config serializable(int txns, int sessions, KeyDistribution keys, long seed) {
             return new Config(txns, sessions, keys, Isolation.SERIALIZABLE, 0, 0, seed);
         }
-
-        public Config withIsolation(Isolation i) {
-            return new Config(txns, sessions, keys, i, failRate, infoRate, seed);
-        }
-
-        public Config withFailures(double fail, double info) {
-            return new Config(txns, sessions, keys, isolation, fail, info, seed);
-        }
     }
 
     private static final MtShape[] SHAPES = MtShape.values();

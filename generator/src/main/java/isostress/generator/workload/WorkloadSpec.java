@@ -38,17 +38,10 @@ public record WorkloadSpec(WorkloadType type, int sessions, int transactions, in
         if (minOps < 1 || maxOps < minOps) throw new IllegalArgumentException("need 1 <= min-ops <= max-ops");
     }
 
-    /** The spec without the sql-only settings (3 groups, no isolation mix). */
-    public WorkloadSpec(WorkloadType type, int sessions, int transactions, int keys, KeyDistribution distribution,
-                        long seed, Map<MtShape, Double> shapes, int minOps, int maxOps, double readRatio,
-                        double rmwRatio, int rotateAfter) {
-        this(type, sessions, transactions, keys, distribution, seed, shapes, minOps, maxOps, readRatio, rmwRatio,
-                rotateAfter, 3, Map.of());
-    }
-
     /** A mini-transaction workload with all 14 shapes equally likely. */
     public static WorkloadSpec mini(int sessions, int transactions, int keys, KeyDistribution d, long seed) {
-        return new WorkloadSpec(WorkloadType.MINI, sessions, transactions, keys, d, seed, Map.of(), 1, 4, 0.5, 1.0, 0);
+        return new WorkloadSpec(WorkloadType.MINI, sessions, transactions, keys, d, seed, Map.of(), 1, 4, 0.5, 1.0, 0, 3,
+                Map.of());
     }
 
     public WorkloadSpec withType(WorkloadType t) {
@@ -74,10 +67,5 @@ public record WorkloadSpec(WorkloadType type, int sessions, int transactions, in
     public WorkloadSpec withRotateAfter(int n) {
         return new WorkloadSpec(type, sessions, transactions, keys, distribution, seed, shapes, minOps, maxOps,
                 readRatio, rmwRatio, n, groups, isolationMix);
-    }
-
-    public WorkloadSpec withIsolationMix(Map<String, Double> mix) {
-        return new WorkloadSpec(type, sessions, transactions, keys, distribution, seed, shapes, minOps, maxOps,
-                readRatio, rmwRatio, rotateAfter, groups, mix);
     }
 }

@@ -144,7 +144,7 @@ class GeneralCheckerDifferentialTest {
         LongStream.range(0, count).parallel().forEach(seed -> {
             SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + workload.ordinal());
             GeneralSimulation.Level sim = sims[(int) (seed % sims.length)];
-            History h = GeneralSimulation.history(GeneralSimulation.Config.randomSmall(sim, workload, rnd));
+            History h = GeneralSimulation.history(SmallConfigs.random(sim, workload, rnd));
             boolean mutated = rnd.nextBoolean();
             if (mutated) {
                 h = HistoryMutations.any(h, rnd);

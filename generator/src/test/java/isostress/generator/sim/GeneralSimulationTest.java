@@ -98,7 +98,7 @@ class GeneralSimulationTest {
         AtomicIntegerArray invalid = new AtomicIntegerArray(CHECKED.length);
         List<String> f = Collections.synchronizedList(new ArrayList<>());
         IntStream.range(0, HISTORIES).parallel().forEach(i -> {
-            Config c = Config.randomSmall(level, w, new SplittableRandom(level.ordinal() * 1_000_003L + i));
+            Config c = SmallConfigs.random(level, w, new SplittableRandom(level.ordinal() * 1_000_003L + i));
             History h = GeneralSimulation.history(c);
             List<String> problems = new ArrayList<>(HistoryMutations.wellFormedness(h));
             if (w == Workload.LIST_APPEND) problems.addAll(listProblems(h));
@@ -295,7 +295,7 @@ class GeneralSimulationTest {
             Level level = MUTATED_LEVELS[i % MUTATED_LEVELS.length];
             Workload w = (i / MUTATED_LEVELS.length) % 4 == 3 && level.supports(Workload.LIST_APPEND)
                     ? Workload.LIST_APPEND : Workload.RW_REGISTER;
-            History h = GeneralSimulation.history(Config.randomSmall(level, w, rnd));
+            History h = GeneralSimulation.history(SmallConfigs.random(level, w, rnd));
             for (HistoryMutations.Kind k : HistoryMutations.Kind.values()) {
                 History m = HistoryMutations.apply(k, h, rnd);
                 if (m == h) continue;

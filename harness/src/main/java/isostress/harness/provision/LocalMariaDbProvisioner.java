@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * MariaDB of the machine's own installation (Debian's {@code mariadb-server}): one server, or with {@code nodes: N}
@@ -264,13 +263,6 @@ final class LocalMariaDbProvisioner implements Provisioner {
             } catch (IOException e) {
                 System.err.println("isostress: cleaning up MariaDB data directory " + base + ": " + e.getMessage());
             }
-        }
-    }
-
-    /** For tests: lists data directories left behind (there should be none). */
-    static List<Path> leftovers() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.filter(p -> p.getFileName().toString().startsWith("isostress-mariadb")).toList();
         }
     }
 }

@@ -172,7 +172,7 @@ public final class CampaignRunner {
         RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error, faults,
                 nodeSummary, streaming, interrupt.interrupted());
         RunReport.write(outcome, campaign);
-        RunReport.print(outcome, campaign, out);
+        RunReport.print(outcome, out);
         log.close();
         return outcome;
     }

@@ -123,7 +123,7 @@ public final class RunReport {
         return Math.round(ns / 1e5) / 10.0;
     }
 
-    static void print(RunOutcome o, Campaign c, PrintWriter out) {
+    static void print(RunOutcome o, PrintWriter out) {
         RunStats s = o.stats();
         Map<String, Double> lat = s.latencyMs();
         if (s.attempted() > 0) out.printf(Locale.ROOT, "  %,d transactions in %.1f s: %,d committed, %,d aborted (%.1f%%), %,d unknown; "

@@ -1,8 +1,5 @@
 package isostress.harness.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import isostress.generator.sql.SqlTxn;
 import isostress.generator.sql.SqlWorkload;
 import isostress.generator.sql.SqlWorkloadGenerator;
@@ -25,9 +22,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -38,7 +33,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code check.levels}), then write results.json and print the summary as every run does ({@link RunReport}).
  */
 final class SqlRun {
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final Campaign campaign;
     private final PrintWriter out;
     private final java.util.function.Consumer<RunningDatabase> onStarted;
@@ -124,7 +118,7 @@ final class SqlRun {
         RunOutcome o = new RunOutcome(index, seed, dir, description, stats, result, unchecked, error, List.of(),
                 Map.of(), null, interrupt.interrupted());
         RunReport.write(o, campaign);
-        RunReport.print(o, campaign, out);
+        RunReport.print(o, out);
         log.close();
         return o;
     }

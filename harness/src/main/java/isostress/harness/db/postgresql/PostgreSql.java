@@ -2,7 +2,6 @@ package isostress.harness.db.postgresql;
 
 import isostress.harness.db.AcctDialect;
 import isostress.harness.db.DatabaseAdapter;
-import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
