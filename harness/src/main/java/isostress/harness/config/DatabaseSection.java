@@ -29,7 +29,10 @@ final class DatabaseSection {
     private DatabaseSection() {
     }
 
-    /** The database ({@code provisionOverride}, the CLI's --provision, replaces the file's provision when not null); its timeout defaults longer under a nemesis. */
+    /**
+     * The database; its timeout defaults longer under a nemesis. {@code provisionOverride} (the CLI's --provision)
+     * replaces the file's provision when not null.
+     */
     static DatabaseSpec read(ConfigNode d, NemesisSpec nemesis, Provision provisionOverride) {
         d.rejectUnknownKeys(KEYS);
         String typeName = d.choice("type", "postgresql", Databases.names());
