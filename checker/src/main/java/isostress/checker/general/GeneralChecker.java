@@ -78,6 +78,11 @@ public final class GeneralChecker extends LevelEvaluation {
             case PREFIX:
                 return polygraph(l, PolygraphBuilder.Variant.SPLIT, false,
                         "dependency cycle of the split history (Biswas & Enea §4.2)");
+            case PARALLEL_SNAPSHOT_ISOLATION:
+                if (lostUpdates() > 0) {
+                    return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", PsiCheck.ALGORITHM);
+                }
+                return PsiCheck.check(o, anomalies::add, options, this::eval);
             case SNAPSHOT_ISOLATION:
                 if (lostUpdates() > 0) {
                     return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", ALGORITHM_POLY);
