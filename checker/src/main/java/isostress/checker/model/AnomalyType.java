@@ -1,6 +1,7 @@
 package isostress.checker.model;
 
 import static isostress.checker.model.IsolationLevel.LINEARIZABLE;
+import static isostress.checker.model.IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION;
 import static isostress.checker.model.IsolationLevel.READ_COMMITTED;
 import static isostress.checker.model.IsolationLevel.SERIALIZABLE;
 import static isostress.checker.model.IsolationLevel.SNAPSHOT_ISOLATION;
@@ -33,8 +34,11 @@ public enum AnomalyType {
     LONG_FORK("long-fork", true, SNAPSHOT_ISOLATION),
     /** A cycle with adjacent rw edges on items (Adya G2-item). */
     G2_ITEM("G2-item", true, SERIALIZABLE),
-    /** Two transactions read the same version of a key and both wrote it (MTC's Divergence pattern, Def. 10). */
-    LOST_UPDATE("lost-update", false, SNAPSHOT_ISOLATION),
+    /**
+     * Two transactions read the same version of a key and both wrote it (MTC's Divergence pattern, Def. 10): neither
+     * saw the other, which NOCONFLICT forbids, so it breaks parallel snapshot isolation already.
+     */
+    LOST_UPDATE("lost-update", false, PARALLEL_SNAPSHOT_ISOLATION),
     /** A transaction's read disagrees with its own earlier reads or writes of the key (Elle's internal). */
     INTERNAL("internal", false, READ_COMMITTED),
     /** A transaction read a value it writes only later. */
