@@ -51,21 +51,34 @@ final class KnownVersionOrder {
      * writers (a complete order, though not one the data forces).
      */
     KnownVersionOrder following(int[] rank) {
-        List<List<int[]>> merged = new ArrayList<>(segments.size());
+        List<int[]> perms = new ArrayList<>(segments.size());
         for (List<int[]> segs : segments) {
+            Integer[] idx = new Integer[segs.size()];
+            for (int i = 0; i < idx.length; i++) idx[i] = i;
+            Arrays.sort(idx, (a, b) -> Integer.compare(rank[verTxn[segs.get(a)[0]]], rank[verTxn[segs.get(b)[0]]]));
+            int[] perm = new int[idx.length];
+            for (int i = 0; i < idx.length; i++) perm[i] = idx[i];
+            perms.add(perm);
+        }
+        return arranged(perms);
+    }
+
+    /** This order with key k's segments placed one after another in the order {@code perms.get(k)} (indices). */
+    KnownVersionOrder arranged(List<int[]> perms) {
+        List<List<int[]>> merged = new ArrayList<>(segments.size());
+        for (int k = 0; k < segments.size(); k++) {
+            List<int[]> segs = segments.get(k);
             if (segs.size() <= 1) {
                 merged.add(segs);
                 continue;
             }
-            List<int[]> sorted = new ArrayList<>(segs);
-            sorted.sort((a, b) -> Integer.compare(rank[verTxn[a[0]]], rank[verTxn[b[0]]]));
             int len = 0;
-            for (int[] seg : sorted) len += seg.length;
+            for (int[] seg : segs) len += seg.length;
             int[] one = new int[len];
             int i = 0;
-            for (int[] seg : sorted) {
-                System.arraycopy(seg, 0, one, i, seg.length);
-                i += seg.length;
+            for (int s : perms.get(k)) {
+                System.arraycopy(segs.get(s), 0, one, i, segs.get(s).length);
+                i += segs.get(s).length;
             }
             merged.add(List.of(one));
         }

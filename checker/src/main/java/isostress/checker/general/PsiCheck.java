@@ -38,6 +38,8 @@ final class PsiCheck {
             + "(Cerone & Gotsman, J.ACM 2018, §4), by per-session reachability vectors";
     private static final IsolationLevel PSI = IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION;
     private static final int MAX_PREMISES = 6;
+    /** Orders of the open keys' writes tried one by one before the lattice decides or the answer is unknown. */
+    static final int ORDERS_TRIED = 720;
     /** An edge the data shows; one of an order forced among PSI executions; an rw edge standing for rw ; ww*. */
     private static final byte BY_DATA = 0, BY_ARGUMENT = 1, OPEN = 2;
 
@@ -92,6 +94,8 @@ final class PsiCheck {
                     + "order that follows the dependencies for the " + open + " key(s) whose order the reads leave "
                     + "open", ALGORITHM);
         }
+        LevelResult byCases = incomplete ? null : everyOrder(ss, report, options.cycleSearchBudget());
+        if (byCases != null) return byCases;
         LevelResult cc = eval.apply(IsolationLevel.CAUSAL);
         if (cc.verdict() == Verdict.INVALID) {
             return new LevelResult(PSI, Verdict.INVALID, "implied: the history violates causal", cc.algorithm());
@@ -106,6 +110,112 @@ final class PsiCheck {
                 + "read placed); no cycle with at most one rw edge was found in the orders it does fix, nor an order "
                 + "without one, and snapshot isolation, which would imply PSI, is " + si.verdict().jsonName(),
                 ALGORITHM);
+    }
+
+    /**
+     * Every order of the open keys' segments, when there are at most {@value #ORDERS_TRIED}: valid when one has no
+     * cycle with at most one rw edge; invalid, with the cycle of each order (as premises, PolySI-style case split),
+     * when every one has. Null beyond the limit.
+     */
+    private LevelResult everyOrder(Sessions ss, Consumer<Anomaly> report, long cycleBudget) {
+        List<Integer> keys = new ArrayList<>();
+        List<int[][]> perms = new ArrayList<>();
+        long orders = 1;
+        for (int k = 0; k < o.keys; k++) {
+            int m = order.segments.get(k).size();
+            if (m < 2) continue;
+            for (int i = 2; i <= m && orders <= ORDERS_TRIED; i++) orders *= i;
+            if (orders > ORDERS_TRIED) return null;
+            keys.add(k);
+            perms.add(permutations(m));
+        }
+        int[] at = new int[keys.size()];
+        Anomaly first = null;
+        String firstOrder = null;
+        List<Premise> cases = new ArrayList<>();
+        do {
+            List<int[]> choice = new ArrayList<>(java.util.Collections.nCopies(o.keys, (int[]) null));
+            for (int i = 0; i < keys.size(); i++) choice.set(keys.get(i), perms.get(i)[at[i]]);
+            KnownVersionOrder ord = order.arranged(choice);
+            Anomaly[] cycle = new Anomaly[1];
+            int found = search(ord, ss, 1, a -> cycle[0] = a);
+            if (found == 0) {
+                return new LevelResult(PSI, Verdict.VALID, "no dependency cycle with at most one rw edge when "
+                        + describe(ord, keys) + " (the reads leave that order open)", ALGORITHM);
+            }
+            if (found < 0) cycle[0] = anomaly(dependencyCycle(dep, cycleBudget));
+            if (first == null) {
+                first = cycle[0];
+                firstOrder = describe(ord, keys);
+            } else if (cases.size() < MAX_PREMISES - 1) {
+                cases.add(new Premise("if " + describe(ord, keys), cycle[0].steps()));
+            }
+        } while (next(at, perms));
+        List<Premise> premises = new ArrayList<>();
+        premises.add(new Premise("the cycle above assumes " + firstOrder + "; each of the other " + (orders - 1)
+                + " order(s) of the writes no read places closes such a cycle too", List.of()));
+        premises.addAll(cases);
+        if (orders - 1 > cases.size()) {
+            premises.add(new Premise("and " + (orders - 1 - cases.size()) + " more order(s), each closing such a "
+                    + "cycle", List.of()));
+        }
+        Set<Integer> ids = new LinkedHashSet<>();
+        for (Txn t : first.txns()) ids.add(t.id());
+        for (Premise p : premises) for (Step s : p.steps()) {
+            ids.add(s.from());
+            ids.add(s.to());
+        }
+        List<Txn> txns = new ArrayList<>();
+        for (int t : ids) txns.add(o.h.txn(t));
+        report.accept(new Anomaly(first.type(), first.variant(), null, PSI, txns, first.steps(), null, null,
+                premises));
+        return new LevelResult(PSI, Verdict.INVALID, "each of the " + orders + " orders of the writes no read places "
+                + "closes a dependency cycle with at most one rw edge", ALGORITHM);
+    }
+
+    /** "key 3 in the order T4's 1, T5's 2" for each of {@code keys}. */
+    private String describe(KnownVersionOrder ord, List<Integer> keys) {
+        List<String> out = new ArrayList<>();
+        for (int k : keys) {
+            StringBuilder sb = new StringBuilder("key ").append(o.keyOf[k]).append(" in the order ");
+            int[] seg = ord.segments.get(k).get(0);
+            for (int i = 0; i < seg.length; i++) {
+                if (i > 0) sb.append(", ");
+                sb.append('T').append(o.verTxn[seg[i]]).append("'s ").append(o.value(seg[i]));
+            }
+            out.add(sb.toString());
+        }
+        return String.join(" and ", out);
+    }
+
+    /** Every permutation of 0..m-1. */
+    private static int[][] permutations(int m) {
+        List<int[]> out = new ArrayList<>();
+        permute(new int[m], new boolean[m], 0, out);
+        return out.toArray(new int[0][]);
+    }
+
+    private static void permute(int[] cur, boolean[] used, int depth, List<int[]> out) {
+        if (depth == cur.length) {
+            out.add(cur.clone());
+            return;
+        }
+        for (int i = 0; i < cur.length; i++) {
+            if (used[i]) continue;
+            used[i] = true;
+            cur[depth] = i;
+            permute(cur, used, depth + 1, out);
+            used[i] = false;
+        }
+    }
+
+    /** The next combination (mixed radix); false after the last. */
+    private static boolean next(int[] at, List<int[][]> perms) {
+        for (int i = 0; i < at.length; i++) {
+            if (++at[i] < perms.get(i).length) return true;
+            at[i] = 0;
+        }
+        return false;
     }
 
     /** Each node's place in a topological order of the acyclic graph {@code g}. */
