@@ -119,6 +119,29 @@ class PsiAnomalyTest {
         System.out.println(TextRenderer.render(a));
     }
 
+    /**
+     * Two blind writes of key 1 that do not see each other (each reads the initial value of a key the other writes):
+     * causal consistency allows it, NOCONFLICT does not. No read orders key 1, so every order is tried, and each
+     * closes a cycle with one rw edge: the counterexample is the case split.
+     */
+    @Test
+    void conflictingBlindWritesThatDoNotSeeEachOtherBreakPsiInEveryOrder() {
+        History h = new Hist().concurrent(p(1, 2), "w 1 1, r 3 nil, w 2 1", "w 1 2, r 2 nil, w 3 1").build();
+        assertFalse(PsiBruteForce.valid(h));
+        Result r = Checker.checkGeneral(h, List.of(PARALLEL_SNAPSHOT_ISOLATION, CAUSAL), CheckOptions.DEFAULTS);
+        assertEquals(Verdict.VALID, r.level(CAUSAL).verdict(), r.level(CAUSAL).reason());
+        assertEquals(Verdict.INVALID, r.level(PARALLEL_SNAPSHOT_ISOLATION).verdict());
+        assertTrue(r.level(PARALLEL_SNAPSHOT_ISOLATION).reason().startsWith("each of the 2 orders"),
+                r.level(PARALLEL_SNAPSHOT_ISOLATION).reason());
+        Anomaly a = r.anomalies().stream().filter(x -> x.level() == PARALLEL_SNAPSHOT_ISOLATION).findFirst()
+                .orElseThrow();
+        assertTrue(a.premises().get(0).claim().startsWith("the cycle above assumes key 1 in the order T"),
+                a.premises().get(0).claim());
+        assertTrue(a.premises().get(1).claim().startsWith("if key 1 in the order T"), a.premises().get(1).claim());
+        assertFalse(a.premises().get(1).steps().isEmpty());
+        System.out.println(TextRenderer.render(a));
+    }
+
     /** A lost update violates PSI (NOCONFLICT) but not prefix consistency: the two are incomparable. */
     @Test
     void lostUpdateIsWeakestAtPsi() {

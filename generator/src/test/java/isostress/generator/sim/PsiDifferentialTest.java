@@ -43,7 +43,7 @@ class PsiDifferentialTest {
         mini.assertAgreement(count, 0);
         Tally general = run(count, seed -> RandomMiniHistories.sample(seed).history(), false);
         general.print("mini-transaction, general checker");
-        general.assertAgreement(count, count / 100);
+        general.assertAgreement(count, 0);
     }
 
     @Test
@@ -52,7 +52,7 @@ class PsiDifferentialTest {
         Tally t = run(count, seed -> simulated(seed, GeneralSimulation.Level.values(),
                 GeneralSimulation.Workload.RW_REGISTER), false);
         t.print("rw-register");
-        t.assertAgreement(count, count / 20);
+        t.assertAgreement(count, count / 100);
     }
 
     @Test
@@ -60,7 +60,7 @@ class PsiDifferentialTest {
         int count = Integer.getInteger("isostress.psidiff.count", 20_000) / 2;
         Tally t = run(count, seed -> simulated(seed, LIST_SIM_LEVELS, GeneralSimulation.Workload.LIST_APPEND), false);
         t.print("list-append");
-        t.assertAgreement(count, count / 20);
+        t.assertAgreement(count, count / 100);
     }
 
     private static History simulated(long seed, GeneralSimulation.Level[] sims, GeneralSimulation.Workload workload) {
