@@ -12,8 +12,10 @@ import java.util.Arrays;
  * session the node reaches. Consecutive members of a session are joined by SO edges of D, so what a node reaches
  * within a session is a suffix and "b reaches a" is {@code vec(b)[session(a)] <= pos(a)} (the compression of
  * general.Reachability and PolySI's implementation). Vectors are filled in reverse topological order, O(edges x
- * sessions) time in all; the sessions are taken in blocks of at most {@value #BLOCK} (fewer when nodes x block would pass
- * {@value #MAX_CELLS} cells), so memory stays O(nodes x block) however many sessions a history has (a session that ends in an unknown outcome gets a new process id).
+ * sessions) time in all. The sessions are taken in blocks of at most {@value #BLOCK} (fewer when nodes x block would
+ * pass {@value #MAX_CELLS} cells), so memory stays O(nodes x block) however many sessions a history has (a session
+ * that ends in an unknown outcome gets a new process id). A counterexample's path is a breadth-first search from b
+ * that enters only nodes whose vector says they reach a, so it never leaves the way.
  */
 public final class PsiReachability {
     static final int BLOCK = 64;
