@@ -260,7 +260,10 @@ final class PsiCheck {
 
     private void build(KnownVersionOrder order, Sessions ss) {
         int[] count = new int[o.versions + 1];
-        for (int a = 0; a < o.accRead.length; a++) if (o.accRead[a] >= 0) count[o.accRead[a] + 1]++;
+        for (int t = 0; t < o.n; t++) {
+            if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) if (o.accRead[a] >= 0) count[o.accRead[a] + 1]++;
+        }
         for (int v = 0; v < o.versions; v++) count[v + 1] += count[v];
         readerStart = count;
         readers = new int[count[o.versions]];
