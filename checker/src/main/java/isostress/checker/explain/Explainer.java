@@ -67,9 +67,29 @@ final class Explainer {
                         + who + ", and both wrote it (" + a.steps().get(1).nextValue() + " and " + s.nextValue()
                         + "): whichever committed second overwrote a value it never saw, so one update was lost.";
             }
+            case LONG_FORK:
+                return longFork(a) + cycle(a);
             default:
                 return cycle(a);
         }
+    }
+
+    /**
+     * "T1 and T2 wrote keys x and y; T3 saw T1's write but not T2's, T4 saw T2's but not T1's: ..." (the cycle is
+     * W1 -wr-> R1 -rw-> W2 -wr-> R2 -rw-> W1 in some rotation; {@link isostress.checker.model.LongFork}).
+     */
+    private static String longFork(Anomaly a) {
+        List<Step> s = a.steps();
+        int i = 0;
+        while (i < s.size() && !(s.get(i).kind() == isostress.checker.model.EdgeKind.WR
+                && s.get((i + 1) % s.size()).kind() == isostress.checker.model.EdgeKind.RW)) i++;
+        if (i == s.size()) return "";
+        Step w1r1 = s.get(i), w2r2 = s.get((i + 2) % s.size());
+        return "Long fork: T" + w1r1.from() + " wrote key " + a.keyName(w1r1.key()) + " and T" + w2r2.from()
+                + " wrote key " + a.keyName(w2r2.key()) + "; T" + w1r1.to() + " saw T" + w1r1.from() + "'s write but "
+                + "not T" + w2r2.from() + "'s, T" + w2r2.to() + " saw T" + w2r2.from() + "'s but not T" + w1r1.from()
+                + "'s, so the two readers saw the writes in opposite orders, which no single order of commits allows "
+                + "(snapshot isolation forbids it, parallel snapshot isolation allows it). ";
     }
 
     /** Sentences for anomalies of list reads (Elle's list-append), or null for the generic ones. */

@@ -7,6 +7,7 @@ import isostress.checker.model.CycleShape;
 import isostress.checker.model.CycleVariant;
 import isostress.checker.model.EdgeKind;
 import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.LongFork;
 import isostress.checker.model.MtcAnomaly;
 import isostress.checker.model.Premise;
 import isostress.checker.model.Step;
@@ -75,8 +76,8 @@ final class CounterexampleBuilder {
         IsolationLevel byShape = shape.variant() == CycleVariant.REALTIME ? IsolationLevel.STRICT_SERIALIZABLE
                 : shape.type().level();
         if (!derived && cycles.size() == 1 && level.implies(byShape)) lv = byShape;
-        return new Anomaly(shape.type(), shape.variant(), null, lv, txnsOf(steps, premises), steps, null, null,
-                premises);
+        return new Anomaly(LongFork.name(shape.type(), steps), shape.variant(), null, lv, txnsOf(steps, premises),
+                steps, null, null, premises);
     }
 
     /** "T3's write of key 5 (7) precedes T8's (9)" for each order the cycle assumes (its CHOSEN edges). */

@@ -22,6 +22,8 @@ import java.util.Map;
  *   <li>PC, SI, SER: the generalized polygraph with pruning and SAT ({@link PolygraphSolver}): SER on the plain
  *       graph, SI on its induced SI graph, PC as SER of the split history (Biswas &amp; Enea §4.2). Lost updates
  *       (two transactions that read one version of a key and both wrote it) decide SI and SER first.</li>
+ *   <li>PSI: lost updates first, then no cycle with at most one rw edge on the version order the data fixes
+ *       ({@link PsiCheck}).</li>
  *   <li>SSER: SER with real-time order ({@link PolygraphBuilder.Variant#TIMED}).</li>
  *   <li>Per-key linearizability is decided for mini-transaction and CAS histories only (unknown here).</li>
  * </ul>
@@ -94,6 +96,11 @@ public final class GeneralChecker extends LevelEvaluation {
             case PREFIX:
                 return polygraph(l, PolygraphBuilder.Variant.SPLIT, false,
                         "dependency cycle of the split history (Biswas & Enea §4.2)");
+            case PARALLEL_SNAPSHOT_ISOLATION:
+                if (lostUpdates() > 0) {
+                    return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", PsiCheck.ALGORITHM);
+                }
+                return PsiCheck.check(o, anomalies::add, options, this::eval);
             case SNAPSHOT_ISOLATION:
                 if (lostUpdates() > 0) {
                     return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", ALGORITHM_POLY);

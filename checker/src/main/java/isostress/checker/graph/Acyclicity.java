@@ -11,6 +11,11 @@ public final class Acyclicity {
     }
 
     public static boolean isAcyclic(Csr g) {
+        return topologicalOrder(g) != null;
+    }
+
+    /** The nodes in a topological order (Kahn's removal order), or null when the graph has a cycle. */
+    public static int[] topologicalOrder(Csr g) {
         int n = g.n;
         int[] indeg = new int[n];
         int[] tgt = g.tgt;
@@ -25,6 +30,6 @@ public final class Acyclicity {
                 if (--indeg[tgt[p]] == 0) queue[tail++] = tgt[p];
             }
         }
-        return tail == n;
+        return tail == n ? queue : null;
     }
 }

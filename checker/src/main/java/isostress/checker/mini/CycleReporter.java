@@ -9,6 +9,7 @@ import isostress.checker.model.CycleShape;
 import isostress.checker.model.CycleVariant;
 import isostress.checker.model.EdgeKind;
 import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.LongFork;
 import isostress.checker.model.MtcAnomaly;
 import isostress.checker.model.Step;
 
@@ -120,7 +121,8 @@ final class CycleReporter {
             }
             level = alias != null ? alias.level() : shape.type().level();
         }
-        return new Anomaly(shape.type(), shape.variant(), alias, level, txnsOf(steps), steps, null, null);
+        return new Anomaly(LongFork.name(shape.type(), steps), shape.variant(), alias, level, txnsOf(steps), steps,
+                null, null);
     }
 
     /** Names a stale-read cycle found by an axiom check that knows which MTC anomaly it is. */

@@ -113,6 +113,11 @@ public final class MiniChecker extends LevelEvaluation {
                             + "read-modify-write histories without lost updates)", SiChecker.ALGORITHM);
                 }
                 return prefixSearch();
+            case PARALLEL_SNAPSHOT_ISOLATION:
+                if (lostUpdates() > 0) {
+                    return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", PsiChecker.ALGORITHM);
+                }
+                return verdict(l, PsiChecker.violations(ctx), PsiChecker.WHAT, PsiChecker.ALGORITHM);
             case SNAPSHOT_ISOLATION: {
                 if (lostUpdates() > 0) {
                     return new LevelResult(l, Verdict.INVALID, lostUpdates() + " lost update(s)", SiChecker.ALGORITHM);

@@ -1,6 +1,7 @@
 package isostress.checker.model;
 
 import static isostress.checker.model.IsolationLevel.LINEARIZABLE;
+import static isostress.checker.model.IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION;
 import static isostress.checker.model.IsolationLevel.READ_COMMITTED;
 import static isostress.checker.model.IsolationLevel.SERIALIZABLE;
 import static isostress.checker.model.IsolationLevel.SNAPSHOT_ISOLATION;
@@ -23,10 +24,21 @@ public enum AnomalyType {
     G_SINGLE("G-single", true, SNAPSHOT_ISOLATION),
     /** A cycle with several rw edges, no two adjacent (Cerone &amp; Gotsman's SI characterisation; Elle). */
     G_NONADJACENT("G-nonadjacent", true, SNAPSHOT_ISOLATION),
+    /**
+     * Long fork: a G-nonadjacent cycle W1 -wr(x)-> R1 -rw(y)-> W2 -wr(y)-> R2 -rw(x)-> W1 of four transactions and two
+     * keys: R1 saw W1's write of x but not W2's of y, R2 saw W2's but not W1's, so the two readers saw the writes in
+     * opposite orders and no single order of commits explains both (Sovran et al., SOSP 2011, §3; Jepsen, "Amazon RDS
+     * for PostgreSQL 17.4", 2025). Snapshot isolation and prefix consistency forbid it, parallel snapshot isolation
+     * allows it ({@link LongFork}).
+     */
+    LONG_FORK("long-fork", true, SNAPSHOT_ISOLATION),
     /** A cycle with adjacent rw edges on items (Adya G2-item). */
     G2_ITEM("G2-item", true, SERIALIZABLE),
-    /** Two transactions read the same version of a key and both wrote it (MTC's Divergence pattern, Def. 10). */
-    LOST_UPDATE("lost-update", false, SNAPSHOT_ISOLATION),
+    /**
+     * Two transactions read the same version of a key and both wrote it (MTC's Divergence pattern, Def. 10): neither
+     * saw the other, which NOCONFLICT forbids, so it breaks parallel snapshot isolation already.
+     */
+    LOST_UPDATE("lost-update", false, PARALLEL_SNAPSHOT_ISOLATION),
     /** A transaction's read disagrees with its own earlier reads or writes of the key (Elle's internal). */
     INTERNAL("internal", false, READ_COMMITTED),
     /** A transaction read a value it writes only later. */

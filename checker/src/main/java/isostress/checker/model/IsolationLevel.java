@@ -17,12 +17,21 @@ import java.util.Set;
  * and read-from and satisfies the level's axiom. They include session guarantees (so), as in Cerone et al. 2015.
  * SSER is SER whose commit order also contains real-time order (MTC, Def. 4). LIN is linearizability of each key's
  * operations (Herlihy &amp; Wing 1990; MTC §II-F), a per-object property.
+ *
+ * <p>PSI, Parallel Snapshot Isolation, is Sovran, Power, Aguilera and Li, "Transactional storage for geo-replicated
+ * systems" (SOSP 2011, §3): each transaction reads a causally consistent snapshot, and two transactions that write a
+ * common key are ordered. In the axioms of Cerone, Bernardi and Gotsman, "A Framework for Transactional Consistency
+ * Models with Atomic Visibility" (CONCUR 2015, §4): PSI = INT ∧ EXT ∧ SESSION ∧ TRANSVIS ∧ NOCONFLICT, while
+ * SI = INT ∧ EXT ∧ SESSION ∧ PREFIX ∧ NOCONFLICT and causal consistency = INT ∧ EXT ∧ SESSION ∧ TRANSVIS. With a
+ * known version order, a history is PSI iff ((SO ∪ WR ∪ WW)+ ; RW?) is irreflexive (Cerone &amp; Gotsman,
+ * "Analysing Snapshot Isolation", PODC 2016 / J.ACM 2018, §4): no dependency cycle with at most one anti-dependency.
  */
 public enum IsolationLevel {
     READ_COMMITTED("read-committed", "rc"),
     READ_ATOMIC("read-atomic", "ra"),
     CAUSAL("causal", "cc"),
     PREFIX("prefix", "pc"),
+    PARALLEL_SNAPSHOT_ISOLATION("parallel-snapshot-isolation", "psi"),
     SNAPSHOT_ISOLATION("snapshot-isolation", "si"),
     SERIALIZABLE("serializable", "ser"),
     LINEARIZABLE("linearizable", "lin"),
@@ -33,13 +42,17 @@ public enum IsolationLevel {
      * Serializability ⇒ Prefix ∧ Conflict, and SI = Prefix ∧ Conflict); SSER ⇒ SER by definition (its commit order
      * is one SER accepts); SSER ⇒ LIN because a strictly serializable history projected on one key is linearizable
      * (Herlihy &amp; Wing: linearizability is local). LIN implies none of the transactional levels.
+     * SI ⇒ PSI ⇒ CC (Cerone et al. 2015, §4: PREFIX implies TRANSVIS, and PSI adds NOCONFLICT to causal consistency).
+     * PSI and PC are incomparable: PC allows a lost update, which NOCONFLICT forbids (B&amp;E Fig. 7c, PC holds and
+     * SI fails); PSI allows a long fork, which PREFIX forbids (Sovran et al. §3 allow it; B&amp;E Fig. 7a: not PC).
      */
     private static final Map<IsolationLevel, Set<IsolationLevel>> DIRECTLY_IMPLIES = new EnumMap<>(Map.of(
             READ_COMMITTED, EnumSet.noneOf(IsolationLevel.class),
             READ_ATOMIC, EnumSet.of(READ_COMMITTED),
             CAUSAL, EnumSet.of(READ_ATOMIC),
             PREFIX, EnumSet.of(CAUSAL),
-            SNAPSHOT_ISOLATION, EnumSet.of(PREFIX),
+            PARALLEL_SNAPSHOT_ISOLATION, EnumSet.of(CAUSAL),
+            SNAPSHOT_ISOLATION, EnumSet.of(PREFIX, PARALLEL_SNAPSHOT_ISOLATION),
             SERIALIZABLE, EnumSet.of(SNAPSHOT_ISOLATION),
             LINEARIZABLE, EnumSet.noneOf(IsolationLevel.class),
             STRICT_SERIALIZABLE, EnumSet.of(SERIALIZABLE, LINEARIZABLE)));

@@ -1,11 +1,11 @@
 package isostress.checker.model;
 
 import static isostress.checker.model.IsolationLevel.CAUSAL;
+import static isostress.checker.model.IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION;
 import static isostress.checker.model.IsolationLevel.PREFIX;
 import static isostress.checker.model.IsolationLevel.READ_ATOMIC;
 import static isostress.checker.model.IsolationLevel.READ_COMMITTED;
 import static isostress.checker.model.IsolationLevel.SERIALIZABLE;
-import static isostress.checker.model.IsolationLevel.SNAPSHOT_ISOLATION;
 
 /**
  * The 14 anomalies of MTC (Wei et al., Fig. 5 and Table I), used as aliases of Elle's names, each with the weakest
@@ -30,8 +30,8 @@ public enum MtcAnomaly {
     CAUSALITY_VIOLATION("CausalityViolation", CAUSAL, AnomalyType.G_SINGLE),
     /** B&amp;E Fig. 3f / 7a: prefix. */
     LONG_FORK("LongFork", PREFIX, AnomalyType.G_NONADJACENT),
-    /** B&amp;E Fig. 7c: PC holds, SI fails. */
-    LOST_UPDATE("LostUpdate", SNAPSHOT_ISOLATION, AnomalyType.LOST_UPDATE),
+    /** B&amp;E Fig. 7c: PC holds, SI fails; already PSI fails (NOCONFLICT, Cerone et al. 2015). */
+    LOST_UPDATE("LostUpdate", PARALLEL_SNAPSHOT_ISOLATION, AnomalyType.LOST_UPDATE),
     /** B&amp;E Fig. 11c: SI holds, SER fails. */
     WRITE_SKEW("WriteSkew", SERIALIZABLE, AnomalyType.G2_ITEM);
 

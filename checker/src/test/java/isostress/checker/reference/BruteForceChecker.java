@@ -26,6 +26,7 @@ import java.util.Set;
  *       φ(T2, T3) ⇒ T2 commits before T1". Session order is transitive.</li>
  *   <li>SSER: SER with a commit order that also contains real-time order (T1 completed before T2 was invoked; an
  *       {@code info} transaction never completed).</li>
+ *   <li>PSI: abstract executions of Cerone, Bernardi &amp; Gotsman (CONCUR 2015), in {@link PsiBruteForce}.</li>
  *   <li>LIN: for each key separately, an order of the transactions touching it that respects real time and register
  *       semantics (each transaction a single operation on the key: its first read, then its last write).</li>
  * </ul>
@@ -64,6 +65,7 @@ public final class BruteForceChecker {
             for (IsolationLevel l : found) valid.put(l, true);
             if (h.realTime() && m.linearizable()) valid.put(IsolationLevel.LINEARIZABLE, true);
         }
+        valid.put(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION, PsiBruteForce.valid(h)); // abstract executions
         return valid;
     }
 

@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AnomalyInjectorTest {
     static final List<IsolationLevel> LEVELS = List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
-            IsolationLevel.CAUSAL, IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION,
-            IsolationLevel.SERIALIZABLE, IsolationLevel.STRICT_SERIALIZABLE);
+            IsolationLevel.CAUSAL, IsolationLevel.PREFIX, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION,
+            IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE, IsolationLevel.STRICT_SERIALIZABLE);
 
     @TestFactory
     Stream<DynamicTest> eachInjectedAnomalyIsFoundAtItsLevel() {

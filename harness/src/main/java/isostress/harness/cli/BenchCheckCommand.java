@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code isostress bench check --txns N}: writes a valid synthetic mini-transaction history (a simulated
- * serializable store, {@link MiniSimulation}) to a file, then times parsing it and checking SER, SI and SSER, and
+ * serializable store, {@link MiniSimulation}) to a file, then times parsing it and checking SER, SI, PSI and SSER, and
  * reports the peak heap; the last line is one JSON object for scripts.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
@@ -84,6 +84,7 @@ public final class BenchCheckCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "parse   %,8d ms%n", parseMs);
         long ser = time(h, IsolationLevel.SERIALIZABLE);
         long si = time(h, IsolationLevel.SNAPSHOT_ISOLATION);
+        long psi = time(h, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION);
         long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE) : -1;
         long peak = HeapMeter.peakMb();
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
@@ -93,6 +94,7 @@ public final class BenchCheckCommand implements Callable<Integer> {
         line.put("parse_ms", parseMs);
         line.put("ser_ms", ser);
         line.put("si_ms", si);
+        line.put("psi_ms", psi);
         line.put("sser_ms", sser < 0 ? null : sser);
         line.put("peak_heap_mb", peak);
         System.out.println(JsonMapper.builder().build().writeValueAsString(line));

@@ -35,8 +35,9 @@ public final class CheckCommand implements Callable<Integer> {
     String format;
 
     @Option(names = {"-l", "--level"}, paramLabel = "LEVEL", split = ",",
-            description = "Level(s) to check: read-committed, read-atomic, causal, prefix, snapshot-isolation, "
-                    + "serializable, strict-serializable, linearizable (or rc, ra, cc, pc, si, ser, sser, lin). "
+            description = "Level(s) to check: read-committed, read-atomic, causal, prefix, "
+                    + "parallel-snapshot-isolation, snapshot-isolation, serializable, strict-serializable, "
+                    + "linearizable (or rc, ra, cc, pc, psi, si, ser, sser, lin). "
                     + "Default: linearizable for single-register histories (Knossos :read/:write/:cas), else "
                     + "strict-serializable if the history has real-time order, else serializable.")
     List<String> levels = new ArrayList<>();

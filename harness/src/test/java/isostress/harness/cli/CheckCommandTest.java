@@ -68,8 +68,23 @@ class CheckCommandTest {
         Run r = run("check", CORPUS.resolve("text/mtc-anomaly-lost-update.txt").toString(), "--level", "si");
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("lost-update (LostUpdate)"), r.out());
-        assertTrue(r.out().contains("weakest level violated: snapshot-isolation"), r.out());
+        // A lost update breaks NOCONFLICT, so parallel snapshot isolation, weaker than SI, is violated already.
+        assertTrue(r.out().contains("weakest level violated: parallel-snapshot-isolation"), r.out());
         assertTrue(r.out().contains("one update was lost"), r.out());
+    }
+
+    /** Issue 16: a long fork breaks snapshot isolation, not parallel snapshot isolation, and is named. */
+    @Test
+    void longForkIsPsiButNotSi() {
+        Run r = run("check", CORPUS.resolve("text/mtc-anomaly-long-fork.txt").toString(), "--level", "psi,si");
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().matches("(?s).*parallel-snapshot-isolation +valid.*"), r.out());
+        assertTrue(r.out().matches("(?s).*snapshot-isolation +invalid.*"), r.out());
+        assertTrue(r.out().contains("long-fork (LongFork)"), r.out());
+        assertTrue(r.out().contains("weakest level violated: prefix"), r.out());
+        Run psi = run("check", CORPUS.resolve("text/mtc-anomaly-long-fork.txt").toString(), "--level",
+                "parallel-snapshot-isolation");
+        assertEquals(0, psi.code(), psi.out() + psi.err());
     }
 
     @Test
