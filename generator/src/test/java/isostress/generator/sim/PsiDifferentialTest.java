@@ -66,7 +66,7 @@ class PsiDifferentialTest {
     private static History simulated(long seed, GeneralSimulation.Level[] sims, GeneralSimulation.Workload workload) {
         SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 16 + workload.ordinal());
         GeneralSimulation.Level sim = sims[(int) (seed % sims.length)];
-        History h = GeneralSimulation.history(GeneralSimulation.Config.randomSmall(sim, workload, rnd));
+        History h = GeneralSimulation.history(SmallConfigs.random(sim, workload, rnd));
         if (rnd.nextBoolean()) {
             h = HistoryMutations.any(h, rnd);
             if (rnd.nextBoolean()) h = HistoryMutations.any(h, rnd);
