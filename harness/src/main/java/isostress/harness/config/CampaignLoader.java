@@ -40,12 +40,12 @@ public final class CampaignLoader {
             "stop-on-violation", "store", "nemesis");
     private static final List<String> DATABASE = List.of("type", "provision", "version", "url", "user-env",
             "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause",
-            "tables");
+            "tables", "replicas", "synchronous-standbys");
     private static final List<String> NEMESIS = List.of("faults", "interval", "duration", "targets", "latency",
             "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
             "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
-            "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix");
+            "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix", "read-from");
     /** The levels an sql workload's {@code isolation-mix} may name. */
     private static final List<String> MIX_LEVELS = List.of("read-committed", "repeatable-read", "snapshot",
             "serializable");
@@ -111,7 +111,7 @@ public final class CampaignLoader {
         WorkloadSpec workload = workload(w);
         Duration duration = w.duration("duration", false); // 0 would run nothing and report it valid
         NemesisSpec nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
-        DatabaseSpec db = database(root.object("database"), nemesis);
+        DatabaseSpec db = database(root.object("database"), nemesis, w, workload.type());
         if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
         ConfigNode c = root.object("check");
         c.rejectUnknownKeys(CHECK);
@@ -241,7 +241,7 @@ public final class CampaignLoader {
         return d == null ? dflt : d;
     }
 
-    private static DatabaseSpec database(ConfigNode d, NemesisSpec nemesis) {
+    private static DatabaseSpec database(ConfigNode d, NemesisSpec nemesis, ConfigNode w, WorkloadType workload) {
         d.rejectUnknownKeys(DATABASE);
         String typeName = d.choice("type", "postgresql", Databases.names());
         Database type = Databases.byName(typeName == null ? "postgresql" : typeName);
@@ -300,7 +300,8 @@ public final class CampaignLoader {
         if (tables > 1 && !sql) d.problem("tables", "tables is SQL's; " + type.name() + " uses one collection");
         DatabaseSpec db = new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation,
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
-                tables, connectTimeout);
+                tables, connectTimeout,
+                ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload));
         Secrets.register(db);
         return db;
     }

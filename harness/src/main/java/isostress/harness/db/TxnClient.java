@@ -20,6 +20,14 @@ public interface TxnClient extends AutoCloseable {
      */
     List<MicroOp> run(List<MicroOp> ops, DatabaseAdapter.CasExpectations cas) throws TxnFailure, Unreachable;
 
+    /**
+     * The node the last {@link #run} went to, when the client picks one per transaction (read routing); null when
+     * it always talks to the node it was opened on.
+     */
+    default String node() {
+        return null;
+    }
+
     /** Releases the connection or session. Never throws. */
     @Override
     void close();

@@ -138,9 +138,11 @@ public final class CampaignRunner {
                 urls.add(proxies.isEmpty() ? n.url() : ClientUrls.via(n.url(), "127.0.0.1", proxies.get(i).port()));
             }
             if (!interrupt.interrupted()) {
-                try (ClientFactory clients = campaign.database().type().clients(campaign.database(), db, urls,
-                        spec.sessions())) {
+                try (ClientFactory clients = ReadRouting.of(campaign.database().type().clients(campaign.database(),
+                        db, urls, spec.sessions()), campaign.database().replicas())) {
                     clients.createSchema(spec.type(), workload.maxKey());
+                    db.awaitReplicas(); // every read node starts from the same state
+                    log.line("replicas caught up: " + db.nodes().size() + " node(s)");
                     error = execute(workload, clients, db, proxies, dir, stats, log, stop);
                 }
             }
@@ -214,8 +216,10 @@ public final class CampaignRunner {
             }
             stats.started();
             TxnDispatch dispatch = TxnDispatch.of(workload);
+            // Read replicas take no sessions of their own: every session writes on the primary (ReadRouting).
+            int writable = nodes.size() - campaign.database().replicas().count();
             for (int s = 0; s < workload.spec().sessions(); s++) {
-                int node = s % nodes.size();
+                int node = s % writable;
                 SessionWorker w = new SessionWorker(s, node, nodes.size() > 1 ? nodes.get(node).name() : null,
                         workload, dispatch, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
                         campaign.nemesis() != null, outcomes);

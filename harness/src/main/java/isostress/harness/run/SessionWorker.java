@@ -83,12 +83,12 @@ final class SessionWorker implements Runnable {
         if (client == null) client = clients.open(session, node);
         try {
             List<MicroOp> done = client.run(ops, key -> lastRead.getOrDefault(key, DatabaseAdapter.INITIAL));
-            recorder.complete(process, Outcome.OK, done, null, nodeName);
+            recorder.complete(process, Outcome.OK, done, null, ranOn());
             stats.record(t, Outcome.OK, System.nanoTime() - begin);
             outcomes.record(node, invoked, recorder.now(), Outcome.OK);
             remember(done);
         } catch (TxnClient.Unreachable e) {
-            recorder.complete(process, Outcome.FAIL, ops, e.getMessage(), nodeName); // never reached the database
+            recorder.complete(process, Outcome.FAIL, ops, e.getMessage(), ranOn()); // never reached the database
             stats.record(t, Outcome.FAIL, System.nanoTime() - begin);
             outcomes.record(node, invoked, recorder.now(), Outcome.FAIL);
             if (!underFaults) throw new RunAbortedException(e.getMessage(), e);
@@ -98,7 +98,7 @@ final class SessionWorker implements Runnable {
             Outcome o = f.outcome();
             // An unknown outcome keeps what was observed (reads happened); an abort took no effect.
             recorder.complete(process, o, f.inDoubt() && e.observed() != null ? e.observed() : ops,
-                    f.stopsRun() ? e.toString() : e.getMessage(), nodeName);
+                    f.stopsRun() ? e.toString() : e.getMessage(), ranOn());
             stats.record(t, o, System.nanoTime() - begin);
             outcomes.record(node, invoked, recorder.now(), o);
             if (f.inDoubt()) process += workload.spec().sessions();
@@ -108,6 +108,12 @@ final class SessionWorker implements Runnable {
                         + "committed)" : " before COMMIT") + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /** Where the transaction ran: the client's pick when it routes reads (replicas), else the session's node. */
+    private String ranOn() {
+        String routed = client.node();
+        return routed != null ? routed : nodeName;
     }
 
     /** The session's last observed value per key: the expected value of its next compare-and-set there. */
