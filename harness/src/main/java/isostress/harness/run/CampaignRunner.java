@@ -142,7 +142,6 @@ public final class CampaignRunner {
                         db, urls, spec.sessions()), campaign.database().replicas())) {
                     clients.createSchema(spec.type(), workload.maxKey());
                     db.awaitReplicas(); // every read node starts from the same state
-                    log.line("replicas caught up: " + db.nodes().size() + " node(s)");
                     error = execute(workload, clients, db, proxies, dir, stats, log, stop);
                 }
             }

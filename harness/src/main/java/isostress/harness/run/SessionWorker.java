@@ -79,16 +79,17 @@ final class SessionWorker implements Runnable {
     private void runTxn(int t, List<MicroOp> ops) throws InterruptedException {
         long begin = System.nanoTime();
         long invoked = recorder.now();
-        recorder.invoke(process, ops);
         if (client == null) client = clients.open(session, node);
+        long p = client.process(process, ops);
+        recorder.invoke(p, ops);
         try {
             List<MicroOp> done = client.run(ops, key -> lastRead.getOrDefault(key, DatabaseAdapter.INITIAL));
-            recorder.complete(process, Outcome.OK, done, null, ranOn());
+            recorder.complete(p, Outcome.OK, done, null, ranOn());
             stats.record(t, Outcome.OK, System.nanoTime() - begin);
             outcomes.record(node, invoked, recorder.now(), Outcome.OK);
             remember(done);
         } catch (TxnClient.Unreachable e) {
-            recorder.complete(process, Outcome.FAIL, ops, e.getMessage(), ranOn()); // never reached the database
+            recorder.complete(p, Outcome.FAIL, ops, e.getMessage(), ranOn()); // never reached the database
             stats.record(t, Outcome.FAIL, System.nanoTime() - begin);
             outcomes.record(node, invoked, recorder.now(), Outcome.FAIL);
             if (!underFaults) throw new RunAbortedException(e.getMessage(), e);
@@ -97,7 +98,7 @@ final class SessionWorker implements Runnable {
             Failure f = e.failure();
             Outcome o = f.outcome();
             // An unknown outcome keeps what was observed (reads happened); an abort took no effect.
-            recorder.complete(process, o, f.inDoubt() && e.observed() != null ? e.observed() : ops,
+            recorder.complete(p, o, f.inDoubt() && e.observed() != null ? e.observed() : ops,
                     f.stopsRun() ? e.toString() : e.getMessage(), ranOn());
             stats.record(t, o, System.nanoTime() - begin);
             outcomes.record(node, invoked, recorder.now(), o);
