@@ -184,8 +184,8 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         }
 
         @Override
-        public void awaitReplicas() throws IOException, InterruptedException {
-            if (standbys != null) standbys.awaitCaughtUp(STARTUP);
+        public void awaitReplicas(Duration wait) throws IOException, InterruptedException {
+            if (standbys != null) standbys.awaitCaughtUp(wait);
         }
 
         public String jdbcUrl() {

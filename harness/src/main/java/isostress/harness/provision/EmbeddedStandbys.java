@@ -91,7 +91,7 @@ final class EmbeddedStandbys implements AutoCloseable {
      */
     void awaitCaughtUp(Duration wait) throws IOException, InterruptedException {
         String target;
-        try (Connection c = DriverManager.getConnection(primary.url()); Statement st = c.createStatement();
+        try (Connection c = connect(primary.url()); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()")) {
             rs.next();
             target = rs.getString(1);
@@ -103,7 +103,7 @@ final class EmbeddedStandbys implements AutoCloseable {
             String replayed = null;
             String error = null;
             while (true) {
-                try (Connection c = DriverManager.getConnection(s.url()); Statement st = c.createStatement();
+                try (Connection c = connect(s.url()); Statement st = c.createStatement();
                      ResultSet rs = st.executeQuery("SELECT pg_last_wal_replay_lsn(), "
                              + "pg_last_wal_replay_lsn() >= '" + target + "'::pg_lsn")) {
                     rs.next();
@@ -144,6 +144,15 @@ final class EmbeddedStandbys implements AutoCloseable {
                 System.err.println("isostress: removing replica " + s.name() + "'s data directory: " + e.getMessage());
             }
         }
+    }
+
+    /** A connection that gives up after 5 s: a paused or hung standby must not stall the wait past its end. */
+    private static Connection connect(String url) throws SQLException {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("loginTimeout", "5");
+        p.setProperty("connectTimeout", "5");
+        p.setProperty("socketTimeout", "5");
+        return DriverManager.getConnection(url, p);
     }
 
     static String url(int port) {

@@ -24,9 +24,9 @@ public interface RunningDatabase extends Credentials, AutoCloseable {
 
     /**
      * Waits until every read replica has replayed all the primary has written so far (nothing without replicas);
-     * throws naming a replica that does not catch up in time.
+     * throws naming a replica that does not catch up within {@code wait}.
      */
-    default void awaitReplicas() throws java.io.IOException, InterruptedException {
+    default void awaitReplicas(java.time.Duration wait) throws java.io.IOException, InterruptedException {
     }
 
     @Override

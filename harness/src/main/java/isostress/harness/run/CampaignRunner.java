@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link CampaignSummary}).
  */
 public final class CampaignRunner {
+    /** The longest read replicas may take to replay the new table before the workload starts. */
+    static final java.time.Duration REPLICA_CATCH_UP = java.time.Duration.ofSeconds(60);
     private final Campaign campaign;
     private final PrintWriter out;
     private final boolean progress;
@@ -141,7 +143,7 @@ public final class CampaignRunner {
                 try (ClientFactory clients = ReadRouting.of(campaign.database().type().clients(campaign.database(),
                         db, urls, spec.sessions()), campaign.database().replicas())) {
                     clients.createSchema(spec.type(), workload.maxKey());
-                    db.awaitReplicas(); // every read node starts from the same state
+                    db.awaitReplicas(REPLICA_CATCH_UP); // every read node starts from the same state
                     error = execute(workload, clients, db, proxies, dir, stats, log, stop);
                 }
             }
