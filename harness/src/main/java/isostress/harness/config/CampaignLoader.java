@@ -301,7 +301,8 @@ public final class CampaignLoader {
         DatabaseSpec db = new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation,
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
                 tables, connectTimeout,
-                ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload));
+                ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload,
+                        nemesis != null));
         Secrets.register(db);
         return db;
     }

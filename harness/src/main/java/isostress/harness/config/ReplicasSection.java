@@ -24,7 +24,7 @@ final class ReplicasSection {
      * @param w the workload section
      */
     static Replicas read(ConfigNode d, ConfigNode w, Database type, Provision provision, String version,
-                         Isolation isolation, int nodes, WorkloadType workload) {
+                         Isolation isolation, int nodes, WorkloadType workload, boolean nemesis) {
         int count = d.integer("replicas", 0L, 0, MAX_REPLICAS).intValue();
         // RDS's default (Multi-AZ DB clusters): a commit waits for one of the standbys.
         int synchronous = d.integer("synchronous-standbys", (long) Math.min(1, count), 0, MAX_REPLICAS).intValue();
@@ -36,6 +36,7 @@ final class ReplicasSection {
             if (problem != null) d.problem("replicas", problem);
             if (nodes > 1) d.problem("replicas", "replicas are standbys of one primary; leave nodes at 1");
             if (workload == WorkloadType.SQL) d.problem("replicas", "sql workloads run on a single server for now");
+            if (nemesis) d.problem("replicas", "faults (nemesis) do not run with replicas yet");
         }
         if (synchronous > count) {
             d.problem("synchronous-standbys", count == 0 ? "only applies with database.replicas"

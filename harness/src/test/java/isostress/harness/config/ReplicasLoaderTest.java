@@ -72,5 +72,7 @@ class ReplicasLoaderTest {
                 "PostgreSQL 12 or later");
         hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 1\nworkload: {type: sql}\n"),
                 "camp.yaml:3 database.replicas:", "sql workloads run on a single server");
+        hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 1\n"
+                + "nemesis: {faults: [kill]}\n"), "camp.yaml:3 database.replicas:", "faults (nemesis) do not run");
     }
 }
