@@ -31,9 +31,10 @@ final class ReadRouting implements ClientFactory {
         this.replicas = replicas;
     }
 
-    /** {@code clients}, routing reads when the database has replicas. */
+    /** {@code clients}, routing reads when the database has replicas to read from. */
     static ClientFactory of(ClientFactory clients, Replicas replicas) {
-        return replicas.count() == 0 ? clients : new ReadRouting(clients, replicas);
+        return replicas.count() == 0 || replicas.readFrom() == Replicas.ReadFrom.PRIMARY ? clients
+                : new ReadRouting(clients, replicas);
     }
 
     @Override
