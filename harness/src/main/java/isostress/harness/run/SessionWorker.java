@@ -86,12 +86,12 @@ final class SessionWorker implements Runnable {
             List<MicroOp> done = client.run(ops, key -> lastRead.getOrDefault(key, DatabaseAdapter.INITIAL));
             recorder.complete(p, Outcome.OK, done, null, ranOn());
             stats.record(t, Outcome.OK, System.nanoTime() - begin);
-            outcomes.record(node, invoked, recorder.now(), Outcome.OK);
+            outcomes.record(node, client.node(), invoked, recorder.now(), Outcome.OK);
             remember(done);
         } catch (TxnClient.Unreachable e) {
             recorder.complete(p, Outcome.FAIL, ops, e.getMessage(), ranOn()); // never reached the database
             stats.record(t, Outcome.FAIL, System.nanoTime() - begin);
-            outcomes.record(node, invoked, recorder.now(), Outcome.FAIL);
+            outcomes.record(node, client.node(), invoked, recorder.now(), Outcome.FAIL);
             if (!underFaults) throw new RunAbortedException(e.getMessage(), e);
             Thread.sleep(100); // the node is down or cut off: do not spin while the fault lasts
         } catch (TxnClient.TxnFailure e) {
@@ -101,7 +101,7 @@ final class SessionWorker implements Runnable {
             recorder.complete(p, o, f.inDoubt() && e.observed() != null ? e.observed() : ops,
                     f.stopsRun() ? e.toString() : e.getMessage(), ranOn());
             stats.record(t, o, System.nanoTime() - begin);
-            outcomes.record(node, invoked, recorder.now(), o);
+            outcomes.record(node, client.node(), invoked, recorder.now(), o);
             if (f.inDoubt()) process += workload.spec().sessions();
             if (f.stopsRun()) {
                 throw new RunAbortedException("transaction of session " + session + " failed with an unexpected "

@@ -62,11 +62,20 @@ class ReplicaCampaignTest {
         assertEquals(0, nodes.get("n2")[1] + nodes.get("n3")[1], "no write on a standby");
     }
 
+    /** results.json's per-node outcomes count each transaction where it ran. */
+    private void outcomesPerNode() {
+        for (String n : new String[] {"n1", "n2", "n3"}) {
+            Map<?, ?> counts = (Map<?, ?>) last.nodes().get(n);
+            assertTrue(((Number) counts.get("untouched_ok")).longValue() > 0, n + ": " + counts);
+        }
+    }
+
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void miniTransactionsWithTheStreamingCheck() throws Exception {
         readsEverywhereWritesOnThePrimary(runAndCountNodes("mini", "check: {levels: [snapshot-isolation]}\n"));
         assertTrue(last.streaming() != null && last.streaming().checks() > 0, "checked while running");
+        outcomesPerNode();
     }
 
     @Test
