@@ -109,7 +109,7 @@ public final class CampaignLoader {
         WorkloadSpec workload = WorkloadSection.read(w);
         Duration duration = w.duration("duration", false); // 0 would run nothing and report it valid
         NemesisSpec nemesis = root.has("nemesis") ? NemesisSection.read(root.object("nemesis"), workload.seed()) : null;
-        DatabaseSpec db = DatabaseSection.read(root.object("database"), nemesis, provisionOverride);
+        DatabaseSpec db = DatabaseSection.read(root.object("database"), nemesis, provisionOverride, w, workload.type());
         if (nemesis != null) NemesisSection.checkAgainst(root.object("nemesis"), nemesis, db);
         ConfigNode c = root.object("check");
         c.rejectUnknownKeys(CHECK);

@@ -1,5 +1,6 @@
 package isostress.harness.config;
 
+import isostress.generator.workload.WorkloadType;
 import isostress.harness.db.Database;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Databases;
@@ -23,7 +24,7 @@ import java.util.regex.Pattern;
 final class DatabaseSection {
     private static final List<String> KEYS = List.of("type", "provision", "version", "url", "user-env",
             "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause",
-            "tables");
+            "tables", "replicas", "synchronous-standbys");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
 
     private DatabaseSection() {
@@ -33,7 +34,8 @@ final class DatabaseSection {
      * The database; its timeout defaults longer under a nemesis. {@code provisionOverride} (the CLI's --provision)
      * replaces the file's provision when not null.
      */
-    static DatabaseSpec read(ConfigNode d, NemesisSpec nemesis, Provision provisionOverride) {
+    static DatabaseSpec read(ConfigNode d, NemesisSpec nemesis, Provision provisionOverride, ConfigNode w,
+            WorkloadType workload) {
         d.rejectUnknownKeys(KEYS);
         String typeName = d.choice("type", "postgresql", Databases.names());
         Database type = Databases.byName(typeName == null ? "postgresql" : typeName);
@@ -93,7 +95,8 @@ final class DatabaseSection {
         if (tables > 1 && !sql) d.problem("tables", "tables is SQL's; " + type.name() + " uses one collection");
         DatabaseSpec db = new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation,
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
-                tables, connectTimeout);
+                tables, connectTimeout,
+                ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload, nemesis != null));
         Secrets.register(db);
         return db;
     }

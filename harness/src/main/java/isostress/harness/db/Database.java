@@ -42,6 +42,11 @@ public interface Database {
         return null;
     }
 
+    /** Why this database cannot have read replicas ({@code database.replicas}) as provisioned, or null. */
+    default String replicasProblem(Provision p, String version) {
+        return "read replicas are PostgreSQL's (streaming replication); " + name() + " has none here";
+    }
+
     /** The port a client URL means when it names none. */
     int defaultPort();
 

@@ -24,13 +24,23 @@ import java.util.Map;
  * @param tables      SQL: keys spread over this many tables (key k in table k mod tables), as Jepsen's
  *                    table-count; 1 is one table
  * @param connectTimeout the longest the first connection may take before the run stops with the reason (exit 2)
+ * @param replicas    PostgreSQL hot standbys of the one server, and where read-only transactions run
  */
 public record DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
                            String image, Duration timeout, boolean upsert, Duration opPause, int tables,
-                           Duration connectTimeout) {
+                           Duration connectTimeout, Replicas replicas) {
     public DatabaseSpec {
         settings = Map.copyOf(settings);
+    }
+
+    /** Without replicas. */
+    public DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
+                        String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
+                        String image, Duration timeout, boolean upsert, Duration opPause, int tables,
+                        Duration connectTimeout) {
+        this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes, image, timeout, upsert,
+                opPause, tables, connectTimeout, Replicas.NONE);
     }
 
     /** A single server with the default client timeout. */

@@ -27,7 +27,9 @@ public final class JdbcClientFactory implements ClientFactory {
                              Isolation isolation, int sessions, Duration timeout) {
         this.database = database;
         this.adapter = adapter;
-        int perNode = (sessions + urls.size() - 1) / urls.size() + 1;
+        // Every session may hold a connection on any node (read replicas: each on the primary and on its read node);
+        // pools open connections only when asked (minimum idle 0).
+        int perNode = sessions + 1;
         for (int i = 0; i < urls.size(); i++) {
             pools.add(pool(urls.get(i), login, isolation, perNode, timeout, "isostress-n" + (i + 1)));
         }

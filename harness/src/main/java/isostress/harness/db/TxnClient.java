@@ -20,6 +20,23 @@ public interface TxnClient extends AutoCloseable {
      */
     List<MicroOp> run(List<MicroOp> ops, DatabaseAdapter.CasExpectations cas) throws TxnFailure, Unreachable;
 
+    /**
+     * The node the last {@link #run} went to, when the client picks one per transaction (read routing); null when
+     * it always talks to the node it was opened on.
+     */
+    default String node() {
+        return null;
+    }
+
+    /**
+     * The history's process for a transaction of {@code ops} by the session now known as {@code process}: the same,
+     * unless the client holds several connections (read routing), each a database session of its own that
+     * promises nothing about the others, which are then processes of their own.
+     */
+    default long process(long process, List<MicroOp> ops) {
+        return process;
+    }
+
     /** Releases the connection or session. Never throws. */
     @Override
     void close();

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
  * same way, on the same data directory and port: PostgreSQL's crash recovery does the rest.
  */
 final class EmbeddedPostgresNode implements DbNode {
+    private final String name;
     private final Path data;
     private final int port;
     private final String url;
@@ -24,6 +25,13 @@ final class EmbeddedPostgresNode implements DbNode {
     private List<String> command;
 
     EmbeddedPostgresNode(Path data, int port, String url, Path log) {
+        this("n1", data, port, url, log, null);
+    }
+
+    /** @param command the postmaster's command line, for a server isostress starts itself (a standby), or null */
+    EmbeddedPostgresNode(String name, Path data, int port, String url, Path log, List<String> command) {
+        this.name = name;
+        this.command = command;
         this.data = data;
         this.port = port;
         this.url = url;
@@ -32,7 +40,7 @@ final class EmbeddedPostgresNode implements DbNode {
 
     @Override
     public String name() {
-        return "n1";
+        return name;
     }
 
     @Override
@@ -105,6 +113,39 @@ final class EmbeddedPostgresNode implements DbNode {
             Thread.sleep(100);
         }
         throw new IOException("embedded PostgreSQL did not come back within 60 s: " + (last == null ? "" : last.getMessage()));
+    }
+
+    /**
+     * Stops the server cleanly (fast shutdown: SIGINT to the postmaster, which ends its backends and writes a
+     * shutdown checkpoint) and waits until it is gone, up to {@code wait}; {@link #restart()} starts it again with
+     * the same command line. Returns false when it was not running or did not stop in time.
+     */
+    synchronized boolean stop(java.time.Duration wait) throws IOException {
+        long pid = pid();
+        if (pid < 0) return false;
+        command = commandLine(pid);
+        ProcessSignals.signal(pid, "INT");
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            if (System.nanoTime() > deadline) return false;
+            sleep(20);
+        }
+        return true;
+    }
+
+    /** The postmaster's command line (its executable first) while it runs. */
+    List<String> commandLine() throws IOException {
+        long pid = pid();
+        if (pid < 0) throw new IOException("embedded PostgreSQL " + name + " is not running");
+        return commandLine(pid);
+    }
+
+    Path data() {
+        return data;
+    }
+
+    Path log() {
+        return log;
     }
 
     @Override

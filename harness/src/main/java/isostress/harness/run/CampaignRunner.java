@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link CampaignSummary}).
  */
 public final class CampaignRunner {
+    /** The longest read replicas may take to replay the new table before the workload starts. */
+    static final java.time.Duration REPLICA_CATCH_UP = java.time.Duration.ofSeconds(60);
     private final Campaign campaign;
     private final PrintWriter out;
     private final boolean progress;
@@ -138,9 +140,10 @@ public final class CampaignRunner {
                 urls.add(proxies.isEmpty() ? n.url() : ClientUrls.via(n.url(), "127.0.0.1", proxies.get(i).port()));
             }
             if (!interrupt.interrupted()) {
-                try (ClientFactory clients = campaign.database().type().clients(campaign.database(), db, urls,
-                        spec.sessions())) {
+                try (ClientFactory clients = ReadRouting.of(campaign.database().type().clients(campaign.database(),
+                        db, urls, spec.sessions()), campaign.database().replicas())) {
                     clients.createSchema(spec.type(), workload.maxKey());
+                    db.awaitReplicas(REPLICA_CATCH_UP); // every read node starts from the same state
                     error = execute(workload, clients, db, proxies, dir, stats, log, stop);
                 }
             }
@@ -214,8 +217,10 @@ public final class CampaignRunner {
             }
             stats.started();
             TxnDispatch dispatch = TxnDispatch.of(workload);
+            // Read replicas take no sessions of their own: every session writes on the primary (ReadRouting).
+            int writable = nodes.size() - campaign.database().replicas().count();
             for (int s = 0; s < workload.spec().sessions(); s++) {
-                int node = s % nodes.size();
+                int node = s % writable;
                 SessionWorker w = new SessionWorker(s, node, nodes.size() > 1 ? nodes.get(node).name() : null,
                         workload, dispatch, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
                         campaign.nemesis() != null, outcomes);

@@ -23,7 +23,12 @@ final class NodeOutcomes {
         for (int i = 0; i < names.size(); i++) spans.add(new long[3 * 1024]);
     }
 
-    synchronized void record(int node, long start, long end, Outcome o) {
+    /**
+     * @param node  the session's node
+     * @param ranOn the node the transaction ran on when the client chose it (read routing), else null
+     */
+    synchronized void record(int node, String ranOn, long start, long end, Outcome o) {
+        if (ranOn != null && names.indexOf(ranOn) >= 0) node = names.indexOf(ranOn);
         long[] a = spans.get(node);
         int n = sizes[node];
         if (3 * n + 3 > a.length) spans.set(node, a = java.util.Arrays.copyOf(a, a.length * 2));

@@ -79,28 +79,29 @@ final class SessionWorker implements Runnable {
     private void runTxn(int t, List<MicroOp> ops) throws InterruptedException {
         long begin = System.nanoTime();
         long invoked = recorder.now();
-        recorder.invoke(process, ops);
         if (client == null) client = clients.open(session, node);
+        long p = client.process(process, ops);
+        recorder.invoke(p, ops);
         try {
             List<MicroOp> done = client.run(ops, key -> lastRead.getOrDefault(key, DatabaseAdapter.INITIAL));
-            recorder.complete(process, Outcome.OK, done, null, nodeName);
+            recorder.complete(p, Outcome.OK, done, null, ranOn());
             stats.record(t, Outcome.OK, System.nanoTime() - begin);
-            outcomes.record(node, invoked, recorder.now(), Outcome.OK);
+            outcomes.record(node, client.node(), invoked, recorder.now(), Outcome.OK);
             remember(done);
         } catch (TxnClient.Unreachable e) {
-            recorder.complete(process, Outcome.FAIL, ops, e.getMessage(), nodeName); // never reached the database
+            recorder.complete(p, Outcome.FAIL, ops, e.getMessage(), ranOn()); // never reached the database
             stats.record(t, Outcome.FAIL, System.nanoTime() - begin);
-            outcomes.record(node, invoked, recorder.now(), Outcome.FAIL);
+            outcomes.record(node, client.node(), invoked, recorder.now(), Outcome.FAIL);
             if (!underFaults) throw new RunAbortedException(e.getMessage(), e);
             Thread.sleep(100); // the node is down or cut off: do not spin while the fault lasts
         } catch (TxnClient.TxnFailure e) {
             Failure f = e.failure();
             Outcome o = f.outcome();
             // An unknown outcome keeps what was observed (reads happened); an abort took no effect.
-            recorder.complete(process, o, f.inDoubt() && e.observed() != null ? e.observed() : ops,
-                    f.stopsRun() ? e.toString() : e.getMessage(), nodeName);
+            recorder.complete(p, o, f.inDoubt() && e.observed() != null ? e.observed() : ops,
+                    f.stopsRun() ? e.toString() : e.getMessage(), ranOn());
             stats.record(t, o, System.nanoTime() - begin);
-            outcomes.record(node, invoked, recorder.now(), o);
+            outcomes.record(node, client.node(), invoked, recorder.now(), o);
             if (f.inDoubt()) process += workload.spec().sessions();
             if (f.stopsRun()) {
                 throw new RunAbortedException("transaction of session " + session + " failed with an unexpected "
@@ -108,6 +109,12 @@ final class SessionWorker implements Runnable {
                         + "committed)" : " before COMMIT") + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /** Where the transaction ran: the client's pick when it routes reads (replicas), else the session's node. */
+    private String ranOn() {
+        String routed = client.node();
+        return routed != null ? routed : nodeName;
     }
 
     /** The session's last observed value per key: the expected value of its next compare-and-set there. */

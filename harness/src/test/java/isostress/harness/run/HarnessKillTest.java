@@ -74,6 +74,22 @@ class HarnessKillTest {
         System.out.println("SIGKILL x" + ROUNDS + " (embedded PostgreSQL): clean-up ms " + cleanMs);
     }
 
+    /** Issue 16: a primary and two hot standbys (their data directories are the harness's too). */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void sigkillOfEmbeddedPostgresWithReplicasLeavesNothing() throws Exception {
+        Random rnd = seeded("HarnessKillTest sigkill-replicas");
+        List<Long> cleanMs = new ArrayList<>();
+        for (int round = 0; round < Math.max(2, ROUNDS / 3); round++) {
+            Moment m = round < 2 ? Moment.values()[round] : Moment.values()[rnd.nextInt(Moment.values().length)];
+            String name = "pg-replicas-kill-" + round;
+            Path yaml = campaign(name, "{type: postgresql, isolation: repeatable-read, timeout: 2s, replicas: 2}",
+                    WORKLOAD_MS + "ms", "");
+            cleanMs.add(killAndCheck(yaml, name, m, rnd, "KILL"));
+        }
+        System.out.println("SIGKILL (embedded PostgreSQL, 2 replicas): clean-up ms " + cleanMs);
+    }
+
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void sigkillOfLocalMariaDbLeavesNothing() throws Exception {

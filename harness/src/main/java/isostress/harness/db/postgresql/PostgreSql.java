@@ -61,6 +61,18 @@ public final class PostgreSql extends JdbcDatabase {
                 + "(a replica set)" : null;
     }
 
+    /**
+     * Standbys come from the embedded binaries only (a copy of the stopped primary's data directory), and need
+     * PostgreSQL 12 or later: {@code standby.signal} and {@code primary_conninfo} in postgresql.conf replaced
+     * recovery.conf in 12.
+     */
+    @Override
+    public String replicasProblem(Provision p, String version) {
+        if (p != Provision.EMBEDDED) return "replicas are started from the embedded binaries only (provision: embedded)";
+        int major = version == null ? 12 : Integer.parseInt(version.split("\\.")[0]);
+        return major < 12 ? "replicas need PostgreSQL 12 or later (standby.signal), was " + version : null;
+    }
+
     @Override
     public int defaultPort() {
         return 5432;

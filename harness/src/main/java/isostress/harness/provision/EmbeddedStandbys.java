@@ -1,0 +1,197 @@
+package isostress.harness.provision;
+
+import isostress.harness.db.Replicas;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Hot standbys of an embedded primary, fed by physical streaming replication (issue 16). The embedded binaries have
+ * no pg_basebackup, so the base backup is a copy of the primary's data directory taken while the primary is
+ * stopped cleanly: a shut-down cluster is consistent on disk (PostgreSQL docs, "File System Level Backup"). Each
+ * copy gets {@code standby.signal} and a {@code primary_conninfo} naming it ({@code application_name} n2, n3, ...,
+ * which {@code synchronous_standby_names} refers to), then runs on its own port with the primary's command line.
+ * Their data directories carry the harness's pid like the primary's ({@link Leftovers#prefix}), so the
+ * {@link Watchdog} stops them too if the harness is killed.
+ */
+final class EmbeddedStandbys implements AutoCloseable {
+    /** Files of a running server that a copy must not carry (the copy would think it is running). */
+    private static final Set<String> SKIPPED = Set.of("postmaster.pid", "postmaster.opts", "epg-lock");
+    private final EmbeddedPostgresNode primary;
+    private final List<EmbeddedPostgresNode> standbys;
+    private final ReplicaLag lag;
+
+    private EmbeddedStandbys(EmbeddedPostgresNode primary, List<EmbeddedPostgresNode> standbys, ReplicaLag lag) {
+        this.primary = primary;
+        this.standbys = standbys;
+        this.lag = lag;
+    }
+
+    /**
+     * Stops {@code primary}, copies it {@code replicas.count()} times, makes it wait for the synchronous standbys,
+     * starts it and the standbys again, and waits until every standby has replayed the primary's WAL.
+     *
+     * @param logs where {@code postgresql-n2.log}, ... and {@code replication.log} go
+     */
+    static EmbeddedStandbys start(EmbeddedPostgresNode primary, Replicas replicas, Path logs, Duration wait)
+            throws IOException, InterruptedException {
+        List<String> command = primary.commandLine();
+        if (!primary.stop(wait)) throw new IOException("embedded PostgreSQL n1 did not stop for the base backup");
+        List<EmbeddedPostgresNode> standbys = new ArrayList<>();
+        EmbeddedStandbys started = new EmbeddedStandbys(primary, standbys, null);
+        try {
+            for (int i = 1; i <= replicas.count(); i++) {
+                String name = Replicas.nodeName(i);
+                Path data = Files.createTempDirectory(Leftovers.prefix("pg"));
+                int port = EmbeddedPostgresProvisioner.freePort();
+                copy(primary.data(), data);
+                Files.createFile(data.resolve("standby.signal"));
+                append(data, "hot_standby = on",
+                        "primary_conninfo = 'host=localhost port=" + primary.clientPort() + " user=postgres "
+                                + "application_name=" + name + "'");
+                standbys.add(new EmbeddedPostgresNode(name, data, port, url(port), logs.resolve("postgresql-" + name
+                        + ".log"), withDataAndPort(command, data, port)));
+            }
+            if (replicas.synchronous() > 0) {
+                append(primary.data(), "synchronous_standby_names = '" + replicas.synchronousStandbyNames() + "'");
+            }
+            primary.restart();
+            for (EmbeddedPostgresNode s : standbys) s.restart();
+            started.awaitCaughtUp(wait);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            started.close();
+            throw e;
+        }
+        return new EmbeddedStandbys(primary, standbys, ReplicaLag.start(primary.url(), logs.resolve(
+                "replication.log")));
+    }
+
+    List<EmbeddedPostgresNode> nodes() {
+        return standbys;
+    }
+
+    /**
+     * Waits until every standby has replayed the WAL the primary has written by now (its
+     * {@code pg_current_wal_lsn()} against each standby's {@code pg_last_wal_replay_lsn()}), at most {@code wait};
+     * else names the first standby that has not.
+     */
+    void awaitCaughtUp(Duration wait) throws IOException, InterruptedException {
+        String target;
+        try (Connection c = connect(primary.url()); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()")) {
+            rs.next();
+            target = rs.getString(1);
+        } catch (SQLException e) {
+            throw new IOException("cannot read the primary's WAL position: " + e.getMessage(), e);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        for (EmbeddedPostgresNode s : standbys) {
+            String replayed = null;
+            String error = null;
+            while (true) {
+                try (Connection c = connect(s.url()); Statement st = c.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT pg_last_wal_replay_lsn(), "
+                             + "pg_last_wal_replay_lsn() >= '" + target + "'::pg_lsn")) {
+                    rs.next();
+                    replayed = rs.getString(1);
+                    if (rs.getBoolean(2)) break;
+                } catch (SQLException e) {
+                    error = e.getMessage(); // still starting
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("replica " + s.name() + " (port " + s.clientPort() + ") did not catch up "
+                            + "with the primary within " + wait.toSeconds() + " s: it replayed WAL to "
+                            + (replayed == null ? "nothing" + (error == null ? "" : " (" + error + ")") : replayed)
+                            + ", the primary is at " + target + "; see " + s.log());
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    /** Stops the lag sampler, then each standby (fast shutdown, else SIGKILL), and removes their directories. */
+    @Override
+    public void close() {
+        if (lag != null) lag.close();
+        for (EmbeddedPostgresNode s : standbys) {
+            try {
+                s.resume(); // a paused server cannot stop
+            } catch (IOException e) {
+                // not paused, or not running
+            }
+            try {
+                if (!s.stop(Duration.ofSeconds(10)) && s.pid() > 0) ProcessSignals.signalTree(s.pid(), "KILL");
+            } catch (IOException e) {
+                System.err.println("isostress: stopping replica " + s.name() + ": " + e.getMessage());
+            }
+            try {
+                Leftovers.deleteTree(s.data());
+            } catch (IOException e) {
+                System.err.println("isostress: removing replica " + s.name() + "'s data directory: " + e.getMessage());
+            }
+        }
+    }
+
+    /** A connection that gives up after 5 s: a paused or hung standby must not stall the wait past its end. */
+    private static Connection connect(String url) throws SQLException {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("loginTimeout", "5");
+        p.setProperty("connectTimeout", "5");
+        p.setProperty("socketTimeout", "5");
+        return DriverManager.getConnection(url, p);
+    }
+
+    static String url(int port) {
+        return "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
+    }
+
+    /** The primary's postmaster command line, on another data directory and port. */
+    private static List<String> withDataAndPort(List<String> command, Path data, int port) throws IOException {
+        List<String> out = new ArrayList<>(command);
+        int d = out.indexOf("-D"), p = out.indexOf("-p");
+        if (d < 0 || p < 0 || d + 1 >= out.size() || p + 1 >= out.size()) {
+            throw new IOException("unexpected postmaster command line: " + command);
+        }
+        out.set(d + 1, data.toString());
+        out.set(p + 1, Integer.toString(port));
+        return out;
+    }
+
+    /** Copies a stopped server's data directory, keeping permissions (PostgreSQL wants 0700 or 0750). */
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path f : (Iterable<Path>) all::iterator) {
+                Path rel = from.relativize(f);
+                if (SKIPPED.contains(rel.toString())) continue;
+                Path dest = to.resolve(rel.toString());
+                if (Files.isDirectory(f)) {
+                    if (!rel.toString().isEmpty()) Files.createDirectories(dest);
+                    Files.setPosixFilePermissions(dest, Files.getPosixFilePermissions(f));
+                } else {
+                    Files.copy(f, dest, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    /** Appends settings to a data directory's postgresql.conf (later lines win; -c on the command line wins over all). */
+    private static void append(Path data, String... lines) throws IOException {
+        StringBuilder text = new StringBuilder("\n# isostress: streaming replication\n");
+        for (String l : lines) text.append(l).append('\n');
+        Files.writeString(data.resolve("postgresql.conf"), text, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+    }
+}
