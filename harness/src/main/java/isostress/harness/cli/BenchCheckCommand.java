@@ -9,6 +9,7 @@ import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
 import isostress.generator.KeyDistribution;
 import isostress.generator.sim.JsonlSink;
+import isostress.generator.sim.ListAppendSimulation;
 import isostress.generator.sim.MiniSimulation;
 import isostress.generator.sim.TextSink;
 import isostress.generator.sim.TxnSink;
@@ -29,12 +30,13 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code isostress bench check --txns N}: writes a valid synthetic mini-transaction history (a simulated
- * serializable store, {@link MiniSimulation}) to a file, then times parsing it and checking SER, SI and SSER, and
+ * {@code isostress bench check --txns N}: writes a valid synthetic history (a simulated serializable store running
+ * mini-transactions, {@link MiniSimulation}, or with {@code --kind list-append} Jepsen-shaped list-append
+ * transactions, {@link ListAppendSimulation}) to a file, then times parsing it and checking SER, SI and SSER, and
  * reports the peak heap; the last line is one JSON object for scripts.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = "Time parsing and checking a synthetic mini-transaction history.")
+        description = "Time parsing and checking a synthetic mini-transaction or list-append history.")
 public final class BenchCheckCommand implements Callable<Integer> {
     @Option(names = "--txns", paramLabel = "N", required = true, description = "Transactions in the history.")
     int txns;
@@ -60,22 +62,47 @@ public final class BenchCheckCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--kind", paramLabel = "KIND", defaultValue = "mt",
+            description = "mt (mini-transactions) or list-append (Jepsen's shape: 1-4 ops, half reads, --active-keys "
+                    + "keys each retired after --list-length appends) (default ${DEFAULT-VALUE}).")
+    String kind;
+
+    @Option(names = "--list-length", paramLabel = "L", defaultValue = "100",
+            description = "list-append: appends after which a key is retired (default ${DEFAULT-VALUE}).")
+    int listLength;
+
+    @Option(names = "--active-keys", paramLabel = "A", defaultValue = "10",
+            description = "list-append: keys in use at any time (default ${DEFAULT-VALUE}).")
+    int activeKeys;
+
     @Override
     public Integer call() throws Exception {
         HistoryFormat fmt = CheckCommand.parseFormat(format);
         if (fmt != HistoryFormat.JSONL && fmt != HistoryFormat.TEXT) {
             throw new Main.UsageException("bench writes jsonl or text"); // EDN: no sink; dbcop, cobra: read only
         }
+        boolean lists = switch (kind) {
+            case "mt" -> false;
+            case "list-append" -> true;
+            default -> throw new Main.UsageException("unknown --kind '" + kind + "': use mt or list-append");
+        };
+        if (lists && fmt != HistoryFormat.JSONL) throw new Main.UsageException("list-append histories are written as jsonl");
         Path f = file != null ? file : Files.createTempFile("isostress-bench", fmt == HistoryFormat.TEXT ? ".txt" : ".jsonl");
         long g0 = System.nanoTime();
-        MiniSimulation.Config cfg = MiniSimulation.Config.serializable(txns, sessions, distribution(), seed);
         try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16)) {
-            TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
-            MiniSimulation.run(cfg, sink);
+            if (lists) {
+                ListAppendSimulation.run(new ListAppendSimulation.Config(txns, sessions, 4, 0.5, activeKeys, listLength,
+                        seed), w);
+            } else {
+                TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
+                MiniSimulation.run(MiniSimulation.Config.serializable(txns, sessions, distribution(), seed), sink);
+            }
         }
         long genMs = ms(g0);
-        System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %,d keys, %s) in %,d ms: %s (%,d MB)%n",
-                txns, sessions, keys, dist, genMs, f, Files.size(f) >> 20);
+        String shape = lists ? String.format(Locale.ROOT, "list-append, %d active keys of %d appends", activeKeys,
+                listLength) : String.format(Locale.ROOT, "%,d keys, %s", keys, dist);
+        System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %s) in %,d ms: %s (%,d MB)%n",
+                txns, sessions, shape, genMs, f, Files.size(f) >> 20);
         System.gc();
         HeapMeter.reset();
         long p0 = System.nanoTime();
@@ -89,6 +116,7 @@ public final class BenchCheckCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
         if (file == null) Files.deleteIfExists(f);
         Map<String, Object> line = new LinkedHashMap<>();
+        line.put("kind", kind);
         line.put("txns", txns);
         line.put("parse_ms", parseMs);
         line.put("ser_ms", ser);
