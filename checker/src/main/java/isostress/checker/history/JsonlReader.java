@@ -34,51 +34,143 @@ public final class JsonlReader implements HistoryReader {
             .build();
     private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
+    /**
+     * Reads blocks of lines parsed on a second thread ({@link JsonlChunks}); a line that parser does not accept goes
+     * through Jackson here, in order, and an object that spans lines makes Jackson read the rest of the input.
+     */
     @Override
     public History read(InputStream in, String source) throws IOException {
         EventAssembler asm = new EventAssembler(source);
         OpBuffer ops = new OpBuffer();
-        try (JsonParser p = FACTORY.createParser(new StrictUtf8Stream(in, source))) {
-            return read(p, asm, ops, source);
+        try (JsonlChunks chunks = new JsonlChunks(in, source)) {
+            while (true) {
+                JsonlChunk c = chunks.next();
+                if (c.error != null) throw JsonlChunks.rethrow(c.error);
+                for (int e = 0; e < c.events; e++) {
+                    if (c.type[e] != JsonlChunk.JACKSON) {
+                        replay(c, e, asm, ops);
+                    } else if (!jacksonLine(c, e, asm, ops, source)) {
+                        InputStream rest = new StrictUtf8Stream(chunks.rest(c, c.from[e]), source, c.line[e],
+                                c.firstOffset + c.from[e]);
+                        try (JsonParser p = FACTORY.createParser(rest)) {
+                            return asm.finish(objects(p, asm, ops, source, c.line[e], true));
+                        }
+                    }
+                }
+                if (c.last) {
+                    int lines = c.firstLine;
+                    for (int i = 0; i < c.len; i++) if (c.buf[i] == '\n') lines++;
+                    return asm.finish(lines);
+                }
+            }
         }
     }
 
-    private static History read(JsonParser p, EventAssembler asm, OpBuffer ops, String source) throws IOException {
+    /** Adds the event parsed by {@link JsonlChunk}: the same calls {@link #readEvent} makes for its line. */
+    private static void replay(JsonlChunk c, int e, EventAssembler asm, OpBuffer ops) {
+        int line = c.line[e];
+        ops.clear();
+        int o = e == 0 ? 0 : c.opEnd[e - 1];
+        for (; o < c.opEnd[e]; o++) {
+            long key = asm.keys.id(c.opKey[o], line);
+            switch (c.opKind[o]) {
+                case History.READ: ops.read(key, c.opValue[o], c.opNull[o]); break;
+                case History.WRITE: ops.write(key, c.opValue[o]); break;
+                case History.APPEND: ops.append(key, c.opValue[o]); break;
+                case History.CAS: ops.cas(key, c.opValue[o], c.opNull[o], c.opValue2[o]); break;
+                default:
+                    ops.listRead(key, false);
+                    for (int i = o == 0 ? 0 : c.elemEnd[o - 1]; i < c.elemEnd[o]; i++) ops.listElement(c.elem[i]);
+            }
+        }
+        long idx = asm.index(c.hasIndex[e] ? c.index[e] : null, line);
+        asm.shape("txn", line);
+        if (c.type[e] == JsonlChunk.INVOKE) {
+            asm.invoke(c.process[e], idx, c.time[e], line, ops);
+        } else {
+            asm.complete(JsonlChunk.outcome(c.type[e]), c.process[e], idx, c.time[e], line, ops, c.node[e],
+                    c.isolation[e]);
+        }
+    }
+
+    /**
+     * Reads event {@code e}'s line with Jackson. False when the line is not whole JSON on its own (an object that
+     * continues on the next line, or a carriage return Jackson counts as a line break): the caller then gives Jackson
+     * the rest of the input.
+     */
+    private static boolean jacksonLine(JsonlChunk c, int e, EventAssembler asm, OpBuffer ops, String source)
+            throws IOException {
+        int a = c.from[e], b = c.to[e];
+        for (int i = a; i < b - 1; i++) if (c.buf[i] == '\r') return false;
+        InputStream line = new StrictUtf8Stream(new java.io.ByteArrayInputStream(c.buf, a, b - a), source,
+                c.line[e], c.firstOffset + a);
+        try (JsonParser p = FACTORY.createParser(line)) {
+            objects(p, asm, ops, source, c.line[e], !c.last || b < c.len);
+            return true;
+        } catch (LineContinues x) {
+            return false;
+        }
+    }
+
+    /** Jackson reached the end of a line inside an object, and more lines follow. */
+    private static final class LineContinues extends IOException {
+        LineContinues() {
+            super(null, null);
+        }
+    }
+
+    /**
+     * Reads every object of {@code p}, whose first line is the input's line {@code base}; returns the last line.
+     *
+     * @param moreFollows when true, an object the input ends inside raises {@link LineContinues}
+     */
+    private static int objects(JsonParser p, EventAssembler asm, OpBuffer ops, String source, int base,
+                               boolean moreFollows) throws IOException {
+        int shift = base - 1;
         try {
             JsonToken tok;
-            int line = 1;
-            while ((tok = nextToken(p, source)) != null) {
-                line = p.currentTokenLocation().getLineNr();
+            int line = base;
+            while ((tok = nextToken(p, source, shift)) != null) {
+                line = p.currentTokenLocation().getLineNr() + shift;
                 if (tok != JsonToken.START_OBJECT) {
                     throw new InputException(source, line, "expected a JSON object per line, got " + describe(p));
                 }
                 try {
-                    readEvent(p, line, asm, ops, source);
+                    readEvent(p, line, shift, asm, ops, source);
                 } catch (InputException e) {
                     // Input that ends inside an object is reported at the line where the object starts.
-                    if (e.getCause() instanceof JsonParseException
+                    boolean ended = e.getCause() instanceof JsonParseException
                             && String.valueOf(((JsonParseException) e.getCause()).getOriginalMessage())
-                                    .contains("end-of-input")) {
+                                    .contains("end-of-input");
+                    if (moreFollows && (ended || e.getCause() == null && e.getMessage().contains("truncated"))) {
+                        throw new LineContinues();
+                    }
+                    if (ended) {
                         throw new InputException(source, line, "truncated line: the JSON object that starts here "
                                 + "does not end", e.getCause());
                     }
                     throw e;
                 } catch (JsonProcessingException e) {
-                    throw malformed(e, p, source);
+                    throw malformed(e, p, source, shift);
                 }
             }
-            return asm.finish(Math.max(line, p.currentLocation().getLineNr()));
+            return Math.max(line, p.currentLocation().getLineNr() + shift);
         } catch (JsonProcessingException e) {
             // Jackson parses a string's text lazily, so describing a bad token can fail too.
-            throw malformed(e, p, source);
+            throw malformed(e, p, source, shift);
         }
     }
 
     static JsonToken nextToken(JsonParser p, String source) throws IOException {
+        return nextToken(p, source, 0);
+    }
+
+    /** The next token; {@code shift} is added to Jackson's line numbers (a parser started inside the input). */
+    static JsonToken nextToken(JsonParser p, String source, int shift) throws IOException {
         try {
             return p.nextToken();
         } catch (JsonProcessingException e) {
-            throw malformed(e, p, source);
+            throw malformed(e, p, source, shift);
         }
     }
 
@@ -87,11 +179,15 @@ public final class JsonlReader implements HistoryReader {
      * naming the line.
      */
     static InputException malformed(JsonProcessingException e, JsonParser p, String source) {
-        int line = e.getLocation() != null ? e.getLocation().getLineNr() : p.currentLocation().getLineNr();
+        return malformed(e, p, source, 0);
+    }
+
+    private static InputException malformed(JsonProcessingException e, JsonParser p, String source, int shift) {
+        int line = shift + (e.getLocation() != null ? e.getLocation().getLineNr() : p.currentLocation().getLineNr());
         return new InputException(source, line, "malformed JSON: " + e.getOriginalMessage(), e);
     }
 
-    private static void readEvent(JsonParser p, int line, EventAssembler asm, OpBuffer ops, String source)
+    private static void readEvent(JsonParser p, int line, int shift, EventAssembler asm, OpBuffer ops, String source)
             throws IOException {
         Long index = null;
         String type = null;
@@ -107,10 +203,10 @@ public final class JsonlReader implements HistoryReader {
         Map<Long, Long> initialValues = null;
         ops.clear();
         JsonToken tok;
-        while ((tok = nextToken(p, source)) != JsonToken.END_OBJECT) {
+        while ((tok = nextToken(p, source, shift)) != JsonToken.END_OBJECT) {
             if (tok == null) throw new InputException(source, line, "truncated JSON object");
             String field = p.currentName();
-            JsonToken v = nextToken(p, source);
+            JsonToken v = nextToken(p, source, shift);
             if (v == null) throw new InputException(source, line, "truncated JSON object");
             switch (field) {
                 case "index": index = longField(p, v, "index", line, source); break;
@@ -142,7 +238,7 @@ public final class JsonlReader implements HistoryReader {
                     break;
                 case "initial": {
                     OpBuffer init = new OpBuffer();
-                    readOps(p, v, init, asm.keys, line, source);
+                    readOps(p, v, init, asm.keys, line, shift, source);
                     initialValues = new LinkedHashMap<>();
                     for (int i = 0; i < init.size; i++) {
                         if (init.kind[i] != History.WRITE) {
@@ -155,7 +251,7 @@ public final class JsonlReader implements HistoryReader {
                 case "value":
                     hasValue = true;
                     if (processSeen && !nemesis && (f == null || "txn".equals(f))) {
-                        readOps(p, v, ops, asm.keys, line, source); // a client transaction's: streamed (the writer's order)
+                        readOps(p, v, ops, asm.keys, line, shift, source); // a client transaction's: streamed (the writer's order)
                     } else {
                         deferredValue = MAPPER.readTree(p); // not yet known to be a transaction's
                     }
@@ -191,7 +287,7 @@ public final class JsonlReader implements HistoryReader {
             asm.shape("txn", line);
             if (deferredValue != null) {
                 try (JsonParser tree = deferredValue.traverse()) {
-                    readOps(tree, tree.nextToken(), ops, asm.keys, line, source);
+                    readOps(tree, tree.nextToken(), ops, asm.keys, line, 0, source);
                 }
             }
         }
@@ -208,23 +304,24 @@ public final class JsonlReader implements HistoryReader {
     }
 
     /** Reads {@code [["r",k,v], ["w",k,v], ["append",k,v], ["r",k,[..]], ["cas",k,[e,n]], ...]}. */
-    static void readOps(JsonParser p, JsonToken start, OpBuffer ops, KeyDictionary keys, int line, String source)
+    static void readOps(JsonParser p, JsonToken start, OpBuffer ops, KeyDictionary keys, int line, int shift,
+                        String source)
             throws IOException {
         if (start != JsonToken.START_ARRAY) {
             throw new InputException(source, line, "\"value\" must be a list of micro-ops, got " + describe(p));
         }
         JsonToken tok;
-        while ((tok = nextToken(p, source)) != JsonToken.END_ARRAY) {
+        while ((tok = nextToken(p, source, shift)) != JsonToken.END_ARRAY) {
             if (tok != JsonToken.START_ARRAY) {
                 throw new InputException(source, line, "expected a micro-op like [\"r\", key, value], got "
                         + describe(p));
             }
-            if (nextToken(p, source) != JsonToken.VALUE_STRING) {
+            if (nextToken(p, source, shift) != JsonToken.VALUE_STRING) {
                 throw new InputException(source, line, "a micro-op starts with its function (\"r\", \"w\", "
                         + "\"append\" or \"cas\"), got " + describe(p));
             }
             String fn = p.getText();
-            JsonToken k = nextToken(p, source);
+            JsonToken k = nextToken(p, source, shift);
             long key;
             if (k == JsonToken.VALUE_NUMBER_INT) key = keys.id(int64(p, "key", line, source), line);
             else if (k == JsonToken.VALUE_STRING) key = keys.id(p.getText(), line);
@@ -234,7 +331,7 @@ public final class JsonlReader implements HistoryReader {
                 throw new InputException(source, line, "micro-op \"" + fn + "\": the key must be a scalar (integer, "
                         + "string, boolean or float), got " + describe(p));
             }
-            JsonToken v = nextToken(p, source);
+            JsonToken v = nextToken(p, source, shift);
             switch (fn) {
                 case "r":
                     if (v == JsonToken.VALUE_NULL) ops.read(key, 0, true);
@@ -242,7 +339,7 @@ public final class JsonlReader implements HistoryReader {
                     else if (v == JsonToken.START_ARRAY) {
                         ops.listRead(key, false);
                         JsonToken e;
-                        while ((e = nextToken(p, source)) != JsonToken.END_ARRAY) {
+                        while ((e = nextToken(p, source, shift)) != JsonToken.END_ARRAY) {
                             if (e != JsonToken.VALUE_NUMBER_INT) {
                                 throw new InputException(source, line, "list read of key " + keys.name(key)
                                         + ": elements must be integers, got " + describe(p));
@@ -268,19 +365,19 @@ public final class JsonlReader implements HistoryReader {
                         throw new InputException(source, line, "cas of key " + keys.name(key)
                                 + ": value must be [expected, new], got " + describe(p));
                     }
-                    JsonToken e = nextToken(p, source);
+                    JsonToken e = nextToken(p, source, shift);
                     boolean expNull = e == JsonToken.VALUE_NULL;
                     if (!expNull && e != JsonToken.VALUE_NUMBER_INT) {
                         throw new InputException(source, line, "cas of key " + keys.name(key)
                                 + ": expected value must be an integer or null, got " + describe(p));
                     }
                     long exp = expNull ? 0 : int64(p, "expected value", line, source);
-                    if (nextToken(p, source) != JsonToken.VALUE_NUMBER_INT) {
+                    if (nextToken(p, source, shift) != JsonToken.VALUE_NUMBER_INT) {
                         throw new InputException(source, line, "cas of key " + keys.name(key)
                                 + ": new value must be an integer, got " + describe(p));
                     }
                     long nv = int64(p, "new value", line, source);
-                    if (nextToken(p, source) != JsonToken.END_ARRAY) {
+                    if (nextToken(p, source, shift) != JsonToken.END_ARRAY) {
                         throw new InputException(source, line, "cas of key " + keys.name(key) + ": value must be [expected, new]");
                     }
                     ops.cas(key, exp, expNull, nv);
@@ -290,7 +387,7 @@ public final class JsonlReader implements HistoryReader {
                     throw new InputException(source, line, "unknown micro-op \"" + EdnParser.abbreviate(fn)
                             + "\": expected \"r\", \"w\", \"append\" or \"cas\"");
             }
-            if (nextToken(p, source) != JsonToken.END_ARRAY) {
+            if (nextToken(p, source, shift) != JsonToken.END_ARRAY) {
                 throw new InputException(source, line, "micro-op \"" + fn + "\" has more than [f, key, value]");
             }
         }
