@@ -47,13 +47,15 @@ public final class JsonlReader implements HistoryReader {
                 JsonlChunk c = chunks.next();
                 if (c.error != null) throw JsonlChunks.rethrow(c.error);
                 for (int e = 0; e < c.events; e++) {
+                    int done;
                     if (c.type[e] != JsonlChunk.JACKSON) {
                         replay(c, e, asm, ops);
-                    } else if (!jacksonLine(c, e, asm, ops, source)) {
-                        InputStream rest = new StrictUtf8Stream(chunks.rest(c, c.from[e]), source, c.line[e],
-                                c.firstOffset + c.from[e]);
+                    } else if ((done = jacksonLine(c, e, asm, ops, source)) >= 0) {
+                        int from = c.from[e] + done;
+                        InputStream rest = new StrictUtf8Stream(chunks.rest(c, from), source, c.line[e],
+                                c.firstOffset + from);
                         try (JsonParser p = FACTORY.createParser(rest)) {
-                            return asm.finish(objects(p, asm, ops, source, c.line[e], true));
+                            return asm.finish(objects(p, asm, ops, source, c.line[e], false));
                         }
                     }
                 }
@@ -63,6 +65,14 @@ public final class JsonlReader implements HistoryReader {
                     return asm.finish(lines);
                 }
             }
+        }
+    }
+
+    /** Reads with Jackson alone, as before {@link JsonlChunk}: the reference its tests compare with. */
+    static History readWithJackson(InputStream in, String source) throws IOException {
+        EventAssembler asm = new EventAssembler(source);
+        try (JsonParser p = FACTORY.createParser(new StrictUtf8Stream(in, source))) {
+            return asm.finish(objects(p, asm, new OpBuffer(), source, 1, new long[1]));
         }
     }
 
@@ -94,28 +104,32 @@ public final class JsonlReader implements HistoryReader {
     }
 
     /**
-     * Reads event {@code e}'s line with Jackson. False when the line is not whole JSON on its own (an object that
-     * continues on the next line, or a carriage return Jackson counts as a line break): the caller then gives Jackson
-     * the rest of the input.
+     * Reads event {@code e}'s line with Jackson; returns -1. When the line is not whole JSON on its own (an object
+     * that continues on the next line, or a carriage return Jackson counts as a line break), returns how many of its
+     * bytes were read: the caller then gives Jackson the rest of the input from there.
      */
-    private static boolean jacksonLine(JsonlChunk c, int e, EventAssembler asm, OpBuffer ops, String source)
+    private static int jacksonLine(JsonlChunk c, int e, EventAssembler asm, OpBuffer ops, String source)
             throws IOException {
         int a = c.from[e], b = c.to[e];
-        for (int i = a; i < b - 1; i++) if (c.buf[i] == '\r') return false;
+        for (int i = a; i < b - 1; i++) if (c.buf[i] == '\r') return 0;
         InputStream line = new StrictUtf8Stream(new java.io.ByteArrayInputStream(c.buf, a, b - a), source,
                 c.line[e], c.firstOffset + a);
         try (JsonParser p = FACTORY.createParser(line)) {
             objects(p, asm, ops, source, c.line[e], !c.last || b < c.len);
-            return true;
+            return -1;
         } catch (LineContinues x) {
-            return false;
+            return x.done;
         }
     }
 
     /** Jackson reached the end of a line inside an object, and more lines follow. */
     private static final class LineContinues extends IOException {
-        LineContinues() {
+        /** Bytes of the line already read as whole objects: Jackson goes on after them. */
+        final int done;
+
+        LineContinues(long done) {
             super(null, null);
+            this.done = (int) done;
         }
     }
 
@@ -126,6 +140,26 @@ public final class JsonlReader implements HistoryReader {
      */
     private static int objects(JsonParser p, EventAssembler asm, OpBuffer ops, String source, int base,
                                boolean moreFollows) throws IOException {
+        long[] done = {0};
+        try {
+            return objects(p, asm, ops, source, base, done);
+        } catch (InputException e) {
+            // Where the line ends inside an object or a token, what Jackson says depends on the lines after it.
+            if (moreFollows && (endOfInput(e.getCause()) || e.getCause() == null
+                    && (e.getMessage().contains("truncated") || e.getMessage().contains("end of input")))) {
+                throw new LineContinues(done[0]);
+            }
+            throw e;
+        }
+    }
+
+    private static boolean endOfInput(Throwable t) {
+        return t instanceof JsonProcessingException
+                && String.valueOf(((JsonProcessingException) t).getOriginalMessage()).contains("end-of-input");
+    }
+
+    private static int objects(JsonParser p, EventAssembler asm, OpBuffer ops, String source, int base, long[] done)
+            throws IOException {
         int shift = base - 1;
         try {
             JsonToken tok;
@@ -137,15 +171,10 @@ public final class JsonlReader implements HistoryReader {
                 }
                 try {
                     readEvent(p, line, shift, asm, ops, source);
+                    done[0] = p.currentLocation().getByteOffset();
                 } catch (InputException e) {
                     // Input that ends inside an object is reported at the line where the object starts.
-                    boolean ended = e.getCause() instanceof JsonParseException
-                            && String.valueOf(((JsonParseException) e.getCause()).getOriginalMessage())
-                                    .contains("end-of-input");
-                    if (moreFollows && (ended || e.getCause() == null && e.getMessage().contains("truncated"))) {
-                        throw new LineContinues();
-                    }
-                    if (ended) {
+                    if (e.getCause() instanceof JsonParseException && endOfInput(e.getCause())) {
                         throw new InputException(source, line, "truncated line: the JSON object that starts here "
                                 + "does not end", e.getCause());
                     }
@@ -184,7 +213,12 @@ public final class JsonlReader implements HistoryReader {
 
     private static InputException malformed(JsonProcessingException e, JsonParser p, String source, int shift) {
         int line = shift + (e.getLocation() != null ? e.getLocation().getLineNr() : p.currentLocation().getLineNr());
-        return new InputException(source, line, "malformed JSON: " + e.getOriginalMessage(), e);
+        String message = String.valueOf(e.getOriginalMessage());
+        if (shift != 0) { // Jackson names the lines of the part it was given
+            message = java.util.regex.Pattern.compile("line: (\\d+)").matcher(message)
+                    .replaceAll(m -> "line: " + (Long.parseLong(m.group(1)) + shift));
+        }
+        return new InputException(source, line, "malformed JSON: " + message, e);
     }
 
     private static void readEvent(JsonParser p, int line, int shift, EventAssembler asm, OpBuffer ops, String source)
