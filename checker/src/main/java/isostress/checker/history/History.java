@@ -173,31 +173,12 @@ public final class History implements Iterable<Txn> {
 
     /** The micro-op at {@code op} as a record. */
     public MicroOp op(int op) {
-        long k = opKey[op];
-        switch (opKind[op]) {
-            case READ: return new MicroOp.Read(k, opValueNull(op) ? null : opValue[op]);
-            case WRITE: return new MicroOp.Write(k, opValue[op]);
-            case APPEND: return new MicroOp.Append(k, opValue[op]);
-            case LIST_READ: {
-                long[] vs = listValues(op);
-                List<Long> l = null;
-                if (vs != null) {
-                    l = new ArrayList<>(vs.length);
-                    for (long v : vs) l.add(v);
-                }
-                return new MicroOp.ListRead(k, l);
-            }
-            case CAS: return new MicroOp.Cas(k, opValueNull(op) ? null : opValue[op], opValue2[op]);
-            default: throw new IllegalStateException("op kind " + opKind[op]);
-        }
+        return Records.op(this, op);
     }
 
     /** Transaction {@code t} as a record (allocates; for reports and writers). */
     public Txn txn(int t) {
-        List<MicroOp> ops = new ArrayList<>(opEnd[t] - opStart[t]);
-        for (int o = opStart[t]; o < opEnd[t]; o++) ops.add(op(o));
-        return new Txn(t, process[t], outcome(t), ops, invokeIndex[t], completeIndex[t], invokeTime[t],
-                completeTime[t], line[t], node(t), isolation(t));
+        return Records.txn(this, t);
     }
 
     /** All transactions as records (a view; each access allocates). */
@@ -365,25 +346,7 @@ public final class History implements Iterable<Txn> {
 
         /** Adds a micro-op record to the open transaction. */
         public void op(MicroOp m) {
-            if (m instanceof MicroOp.Read) {
-                read(m.key(), ((MicroOp.Read) m).value());
-            } else if (m instanceof MicroOp.Write) {
-                write(m.key(), ((MicroOp.Write) m).value());
-            } else if (m instanceof MicroOp.Append) {
-                append(m.key(), ((MicroOp.Append) m).value());
-            } else if (m instanceof MicroOp.Cas) {
-                MicroOp.Cas c = (MicroOp.Cas) m;
-                cas(c.key(), c.expected(), c.newValue());
-            } else {
-                List<Long> vs = ((MicroOp.ListRead) m).values();
-                if (vs == null) {
-                    listRead(m.key(), null, 0);
-                } else {
-                    long[] a = new long[vs.size()];
-                    for (int i = 0; i < a.length; i++) a[i] = vs.get(i);
-                    listRead(m.key(), a, a.length);
-                }
-            }
+            Records.add(this, m);
         }
 
         /** Adds a whole transaction (its id is ignored: the next id is used). Returns the new id. */
