@@ -58,17 +58,18 @@ final class JsonlChunk {
         return OUTCOMES[type];
     }
 
-    /** Splits the chunk into lines and parses each it can. */
-    void parse() {
+    /** Splits the chunk into lines and parses each it can; returns the line number after the chunk. */
+    int parse() {
         int ln = firstLine;
         int i = 0;
         while (i < len) {
             int end = i;
             while (end < len && buf[end] != '\n') end++;
             addLine(ln, i, end);
+            if (end < len) ln++;
             i = end + 1;
-            ln++;
         }
+        return ln;
     }
 
     private void addLine(int ln, int a, int b) {

@@ -61,8 +61,11 @@ final class JsonlChunks implements AutoCloseable {
                     }
                 }
                 JsonlChunk c = new JsonlChunk(buf, cut, line, offset, eof, null);
-                if (parse) c.parse();
-                for (int i = 0; i < cut; i++) if (buf[i] == '\n') line++;
+                if (parse) {
+                    line = c.parse();
+                } else {
+                    for (int i = 0; i < cut; i++) if (buf[i] == '\n') line++;
+                }
                 offset += cut;
                 byte[] next = new byte[Math.max(BLOCK, buf.length)];
                 System.arraycopy(buf, cut, next, 0, have - cut);

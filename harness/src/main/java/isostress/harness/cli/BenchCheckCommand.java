@@ -71,6 +71,10 @@ public final class BenchCheckCommand implements Callable<Integer> {
             description = "list-append: appends after which a key is retired (default ${DEFAULT-VALUE}).")
     int listLength;
 
+    @Option(names = "--reads", paramLabel = "P", defaultValue = "0.5",
+            description = "list-append: probability that a micro-op is a read (default ${DEFAULT-VALUE}).")
+    double reads;
+
     @Option(names = "--active-keys", paramLabel = "A", defaultValue = "10",
             description = "list-append: keys in use at any time (default ${DEFAULT-VALUE}).")
     int activeKeys;
@@ -91,7 +95,7 @@ public final class BenchCheckCommand implements Callable<Integer> {
         long g0 = System.nanoTime();
         try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16)) {
             if (lists) {
-                ListAppendSimulation.run(new ListAppendSimulation.Config(txns, sessions, 4, 0.5, activeKeys, listLength,
+                ListAppendSimulation.run(new ListAppendSimulation.Config(txns, sessions, 4, reads, activeKeys, listLength,
                         seed), w);
             } else {
                 TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
@@ -99,8 +103,8 @@ public final class BenchCheckCommand implements Callable<Integer> {
             }
         }
         long genMs = ms(g0);
-        String shape = lists ? String.format(Locale.ROOT, "list-append, %d active keys of %d appends", activeKeys,
-                listLength) : String.format(Locale.ROOT, "%,d keys, %s", keys, dist);
+        String shape = lists ? String.format(Locale.ROOT, "list-append, %d active keys of %d appends, %.0f%% reads",
+                activeKeys, listLength, reads * 100) : String.format(Locale.ROOT, "%,d keys, %s", keys, dist);
         System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %s) in %,d ms: %s (%,d MB)%n",
                 txns, sessions, shape, genMs, f, Files.size(f) >> 20);
         System.gc();
