@@ -234,25 +234,16 @@ final class JsonlChunk {
 
     /** {@code [["r",k,v], ["w",k,v], ["append",k,v], ["r",k,[..]], ["cas",k,[e,n]]]} on integer keys. */
     private void microOps() {
-        expect('[');
-        skipWs();
-        if (peek() == ']') {
-            pos++;
-            return;
-        }
+        if (emptyArray()) return;
         while (true) {
             skipWs();
             expect('[');
             skipWs();
             int s = string();
             int n = pos - 1 - s;
-            skipWs();
-            expect(',');
-            skipWs();
+            comma();
             long key = integer();
-            skipWs();
-            expect(',');
-            skipWs();
+            comma();
             if (ops == opKind.length) growOps();
             int o = ops;
             opKey[o] = key;
@@ -277,9 +268,7 @@ final class JsonlChunk {
                 expect('[');
                 skipWs();
                 if (word("null")) opNull[o] = true; else opValue[o] = integer();
-                skipWs();
-                expect(',');
-                skipWs();
+                comma();
                 opValue2[o] = integer();
                 skipWs();
                 expect(']');
@@ -301,12 +290,7 @@ final class JsonlChunk {
     }
 
     private void list() {
-        expect('[');
-        skipWs();
-        if (peek() == ']') {
-            pos++;
-            return;
-        }
+        if (emptyArray()) return;
         while (true) {
             skipWs();
             long v = integer();
@@ -360,6 +344,22 @@ final class JsonlChunk {
     private void expect(char c) {
         if (pos >= end || buf[pos] != c) throw NOT_FAST;
         pos++;
+    }
+
+    /** Opens an array; true when it is empty (and then closed). */
+    private boolean emptyArray() {
+        expect('[');
+        skipWs();
+        if (peek() != ']') return false;
+        pos++;
+        return true;
+    }
+
+    /** A comma between optional blanks. */
+    private void comma() {
+        skipWs();
+        expect(',');
+        skipWs();
     }
 
     private void skipWs() {
