@@ -50,7 +50,7 @@ final class ListAppendIndex {
     private long[] keyOf = new long[64];
     private int keys;
     /** (key id, element) → append op. */
-    private final LongPairIntMap appendOp = new LongPairIntMap(1024);
+    private AppendTable appendOp;
     private final boolean[] included;
     // Per op: its transaction, dense key, access (the transaction's (txn, key) slot), and, for reads, the length of
     // its view of the committed list (-1: not a usable read).
@@ -194,6 +194,13 @@ final class ListAppendIndex {
 
     /** Keys, appends (each element once per key), and accesses: one per (transaction, key), in first-touch order. */
     private void scanOps() {
+        // First the dense keys (in first-touch order) and each key's range of elements, to size the append table.
+        for (int o = 0; o < h.opCount(); o++) opKey[o] = key(h.opKey(o));
+        appendOp = new AppendTable(keys);
+        for (int o = 0; o < h.opCount(); o++) {
+            if (h.opKind(o) == History.APPEND) appendOp.count(opKey[o], h.opValue(o));
+        }
+        appendOp.allocate();
         accStart = new int[n + 1];
         accKey = new int[16];
         accFinalOp = new int[16];
@@ -209,8 +216,7 @@ final class ListAppendIndex {
                             + "operations (" + h.op(o) + ") into a list-append history; check registers and lists "
                             + "in separate histories");
                 }
-                int k = key(h.opKey(o));
-                opKey[o] = k;
+                int k = opKey[o];
                 int a = accStart[t];
                 while (a < acc && accKey[a] != k) a++;
                 if (a == acc) {
@@ -229,7 +235,7 @@ final class ListAppendIndex {
                 accAppends[a]++;
                 long e = h.opValue(o);
                 int prev = appendOp.put(k, e, o);
-                if (prev != LongPairIntMap.MISSING) {
+                if (prev != AppendTable.MISSING) {
                     int pt = opTxn[prev];
                     throw new InputException(h.source(), h.line(t), "duplicate appended value: transaction T" + t
                             + " appends " + e + " to key " + h.opKey(o) + ", already appended by T" + pt + " (line "

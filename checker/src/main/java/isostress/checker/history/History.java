@@ -31,7 +31,7 @@ public final class History implements Iterable<Txn> {
     private final String source;
     private final InitialState initial;
     private final boolean realTime;
-    private final int size;
+    private final int size, ops;
     private final long[] process;
     private final byte[] outcome;
     private final long[] invokeIndex, completeIndex, invokeTime, completeTime;
@@ -40,8 +40,7 @@ public final class History implements Iterable<Txn> {
     private final String[] node, isolation;
     private final byte[] opKind, opFlags;
     private final long[] opKey, opValue, opValue2;
-    private final int[] listStart;
-    private final long[] listValues;
+    private final ListValues lists;
     private final List<SideEvent> sideEvents;
     private final java.util.Map<Long, String> keyNames;
     private final boolean registerOps, independentRegisters;
@@ -50,25 +49,27 @@ public final class History implements Iterable<Txn> {
         source = b.source;
         initial = b.initial;
         realTime = b.realTime;
+        // The builder's columns are taken, not copied (a copy would double the peak memory of a large history);
+        // the builder is spent afterwards. Their spare capacity is at most half of each column.
         size = b.size;
-        process = Arrays.copyOf(b.process, size);
-        outcome = Arrays.copyOf(b.outcome, size);
-        invokeIndex = Arrays.copyOf(b.invokeIndex, size);
-        completeIndex = Arrays.copyOf(b.completeIndex, size);
-        invokeTime = Arrays.copyOf(b.invokeTime, size);
-        completeTime = Arrays.copyOf(b.completeTime, size);
-        line = Arrays.copyOf(b.line, size);
-        opStart = Arrays.copyOf(b.opStart, size);
-        opEnd = Arrays.copyOf(b.opEnd, size);
-        node = b.hasNode ? Arrays.copyOf(b.node, size) : null;
-        isolation = b.hasIsolation ? Arrays.copyOf(b.isolation, size) : null;
-        opKind = Arrays.copyOf(b.opKind, b.ops);
-        opFlags = Arrays.copyOf(b.opFlags, b.ops);
-        opKey = Arrays.copyOf(b.opKey, b.ops);
-        opValue = Arrays.copyOf(b.opValue, b.ops);
-        opValue2 = Arrays.copyOf(b.opValue2, b.ops);
-        listStart = Arrays.copyOf(b.listStart, b.lists + 1);
-        listValues = Arrays.copyOf(b.listValues, b.listValueCount);
+        ops = b.ops;
+        process = b.process;
+        outcome = b.outcome;
+        invokeIndex = b.invokeIndex;
+        completeIndex = b.completeIndex;
+        invokeTime = b.invokeTime;
+        completeTime = b.completeTime;
+        line = b.line;
+        opStart = b.opStart;
+        opEnd = b.opEnd;
+        node = b.hasNode ? b.node : null;
+        isolation = b.hasIsolation ? b.isolation : null;
+        opKind = b.opKind;
+        opFlags = b.opFlags;
+        opKey = b.opKey;
+        opValue = b.opValue;
+        opValue2 = b.opValue2;
+        lists = b.lists;
         sideEvents = List.copyOf(b.sideEvents);
         keyNames = java.util.Map.copyOf(b.keyNames);
         registerOps = b.registerOps;
@@ -139,7 +140,7 @@ public final class History implements Iterable<Txn> {
     public int endOp(int t) { return opEnd[t]; }
 
     /** Total number of micro-ops. */
-    public int opCount() { return opKind.length; }
+    public int opCount() { return ops; }
 
     /** {@link #READ}, {@link #WRITE}, {@link #APPEND}, {@link #LIST_READ} or {@link #CAS}. */
     public byte opKind(int op) { return opKind[op]; }
@@ -157,50 +158,27 @@ public final class History implements Iterable<Txn> {
 
     /** The elements returned by a list read, or null. */
     public long[] listValues(int op) {
-        if (opValueNull(op)) return null;
-        int l = (int) opValue[op];
-        return Arrays.copyOfRange(listValues, listStart[l], listStart[l + 1]);
+        return opValueNull(op) ? null : lists.copy((int) opValue[op]);
     }
 
     /** The number of elements a list read returned (without copying them), or -1 when not known. */
     public int listLength(int op) {
-        if (opValueNull(op)) return -1;
-        int l = (int) opValue[op];
-        return listStart[l + 1] - listStart[l];
+        return opValueNull(op) ? -1 : lists.length((int) opValue[op]);
     }
 
     /** Element {@code i} of what list read {@code op} returned (without copying). */
     public long listValue(int op, int i) {
-        return listValues[listStart[(int) opValue[op]] + i];
+        return lists.element((int) opValue[op], i);
     }
 
     /** The micro-op at {@code op} as a record. */
     public MicroOp op(int op) {
-        long k = opKey[op];
-        switch (opKind[op]) {
-            case READ: return new MicroOp.Read(k, opValueNull(op) ? null : opValue[op]);
-            case WRITE: return new MicroOp.Write(k, opValue[op]);
-            case APPEND: return new MicroOp.Append(k, opValue[op]);
-            case LIST_READ: {
-                long[] vs = listValues(op);
-                List<Long> l = null;
-                if (vs != null) {
-                    l = new ArrayList<>(vs.length);
-                    for (long v : vs) l.add(v);
-                }
-                return new MicroOp.ListRead(k, l);
-            }
-            case CAS: return new MicroOp.Cas(k, opValueNull(op) ? null : opValue[op], opValue2[op]);
-            default: throw new IllegalStateException("op kind " + opKind[op]);
-        }
+        return Records.op(this, op);
     }
 
     /** Transaction {@code t} as a record (allocates; for reports and writers). */
     public Txn txn(int t) {
-        List<MicroOp> ops = new ArrayList<>(opEnd[t] - opStart[t]);
-        for (int o = opStart[t]; o < opEnd[t]; o++) ops.add(op(o));
-        return new Txn(t, process[t], outcome(t), ops, invokeIndex[t], completeIndex[t], invokeTime[t],
-                completeTime[t], line[t], node(t), isolation(t));
+        return Records.txn(this, t);
     }
 
     /** All transactions as records (a view; each access allocates). */
@@ -246,10 +224,7 @@ public final class History implements Iterable<Txn> {
         private int ops;
         private byte[] opKind = new byte[64], opFlags = new byte[64];
         private long[] opKey = new long[64], opValue = new long[64], opValue2 = new long[64];
-        private int lists;
-        private int[] listStart = new int[8];
-        private int listValueCount;
-        private long[] listValues = new long[16];
+        private ListValues lists = new ListValues();
         private final List<SideEvent> sideEvents = new ArrayList<>();
         private int open = -1;
 
@@ -366,39 +341,12 @@ public final class History implements Iterable<Txn> {
                 op(LIST_READ, key, 0, 0, NULL_VALUE);
                 return;
             }
-            if (lists + 2 > listStart.length) listStart = Arrays.copyOf(listStart, listStart.length * 2);
-            if (listValueCount + n > listValues.length) {
-                listValues = Arrays.copyOf(listValues, Math.max(listValues.length * 2, listValueCount + n));
-            }
-            listStart[lists] = listValueCount;
-            System.arraycopy(values, 0, listValues, listValueCount, n);
-            listValueCount += n;
-            listStart[lists + 1] = listValueCount;
-            op(LIST_READ, key, lists, 0, (byte) 0);
-            lists++;
+            op(LIST_READ, key, lists.add(key, values, n), 0, (byte) 0);
         }
 
         /** Adds a micro-op record to the open transaction. */
         public void op(MicroOp m) {
-            if (m instanceof MicroOp.Read) {
-                read(m.key(), ((MicroOp.Read) m).value());
-            } else if (m instanceof MicroOp.Write) {
-                write(m.key(), ((MicroOp.Write) m).value());
-            } else if (m instanceof MicroOp.Append) {
-                append(m.key(), ((MicroOp.Append) m).value());
-            } else if (m instanceof MicroOp.Cas) {
-                MicroOp.Cas c = (MicroOp.Cas) m;
-                cas(c.key(), c.expected(), c.newValue());
-            } else {
-                List<Long> vs = ((MicroOp.ListRead) m).values();
-                if (vs == null) {
-                    listRead(m.key(), null, 0);
-                } else {
-                    long[] a = new long[vs.size()];
-                    for (int i = 0; i < a.length; i++) a[i] = vs.get(i);
-                    listRead(m.key(), a, a.length);
-                }
-            }
+            Records.add(this, m);
         }
 
         /** Adds a whole transaction (its id is ignored: the next id is used). Returns the new id. */
@@ -415,7 +363,7 @@ public final class History implements Iterable<Txn> {
         private void op(byte kind, long key, long value, long value2, byte flags) {
             if (open < 0) throw new IllegalStateException("no open transaction");
             if (ops == opKind.length) {
-                int n = Math.max(64, ops * 2);
+                int n = Math.max(64, ops + (ops >> 1));
                 opKind = Arrays.copyOf(opKind, n);
                 opFlags = Arrays.copyOf(opFlags, n);
                 opKey = Arrays.copyOf(opKey, n);
@@ -431,7 +379,7 @@ public final class History implements Iterable<Txn> {
         }
 
         private void growTxns() {
-            int n = Math.max(16, process.length * 2);
+            int n = Math.max(16, process.length + (process.length >> 1));
             process = Arrays.copyOf(process, n);
             outcome = Arrays.copyOf(outcome, n);
             invokeIndex = Arrays.copyOf(invokeIndex, n);
@@ -445,12 +393,18 @@ public final class History implements Iterable<Txn> {
             isolation = Arrays.copyOf(isolation, n);
         }
 
+        /** The history; the builder is spent (its columns now belong to the history). */
         public History build() {
             if (open >= 0) throw new IllegalStateException("transaction " + open + " still open");
+            if (lists == null) throw new IllegalStateException("build() was called already");
             for (int t = 0; t < size; t++) {
                 if (opStart[t] < 0) opStart[t] = opEnd[t] = ops; // reserved but given no ops: empty
             }
-            return new History(this);
+            History h = new History(this);
+            lists = null;
+            process = null;
+            opKind = null;
+            return h;
         }
     }
 }

@@ -20,14 +20,21 @@ import java.io.InputStream;
  */
 public final class StrictUtf8Stream extends FilterInputStream {
     private final String source;
-    private int line = 1;
+    private int line;
     private long offset;
     /** Continuation bytes still expected, and the range the next one must fall in. */
     private int need, lo = 0x80, hi = 0xBF;
 
     public StrictUtf8Stream(InputStream in, String source) {
+        this(in, source, 1, 0);
+    }
+
+    /** A stream whose first byte is at {@code line} and byte {@code offset} of the input (for a part of it). */
+    StrictUtf8Stream(InputStream in, String source, int line, long offset) {
         super(in);
         this.source = source;
+        this.line = line;
+        this.offset = offset;
     }
 
     @Override

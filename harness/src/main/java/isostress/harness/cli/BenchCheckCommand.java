@@ -9,6 +9,7 @@ import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
 import isostress.generator.KeyDistribution;
 import isostress.generator.sim.JsonlSink;
+import isostress.generator.sim.ListAppendSimulation;
 import isostress.generator.sim.MiniSimulation;
 import isostress.generator.sim.TextSink;
 import isostress.generator.sim.TxnSink;
@@ -29,12 +30,13 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code isostress bench check --txns N}: writes a valid synthetic mini-transaction history (a simulated
- * serializable store, {@link MiniSimulation}) to a file, then times parsing it and checking SER, SI, PSI and SSER, and
- * reports the peak heap; the last line is one JSON object for scripts.
+ * {@code isostress bench check --txns N}: writes a valid synthetic history (a simulated serializable store running
+ * mini-transactions, {@link MiniSimulation}, or with {@code --kind list-append} Jepsen-shaped list-append
+ * transactions, {@link ListAppendSimulation}) to a file, then times parsing it and checking SER, SI, PSI and
+ * SSER, and reports the peak heap; the last line is one JSON object for scripts.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = "Time parsing and checking a synthetic mini-transaction history.")
+        description = "Time parsing and checking a synthetic mini-transaction or list-append history.")
 public final class BenchCheckCommand implements Callable<Integer> {
     @Option(names = "--txns", paramLabel = "N", required = true, description = "Transactions in the history.")
     int txns;
@@ -60,29 +62,59 @@ public final class BenchCheckCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--kind", paramLabel = "KIND", defaultValue = "mt",
+            description = "mt (mini-transactions) or list-append (Jepsen's shape: 1-4 ops, half reads, --active-keys "
+                    + "keys each retired after --list-length appends) (default ${DEFAULT-VALUE}).")
+    String kind;
+
+    @Option(names = "--list-length", paramLabel = "L", defaultValue = "100",
+            description = "list-append: appends after which a key is retired (default ${DEFAULT-VALUE}).")
+    int listLength;
+
+    @Option(names = "--reads", paramLabel = "P", defaultValue = "0.5",
+            description = "list-append: probability that a micro-op is a read (default ${DEFAULT-VALUE}).")
+    double reads;
+
+    @Option(names = "--active-keys", paramLabel = "A", defaultValue = "10",
+            description = "list-append: keys in use at any time (default ${DEFAULT-VALUE}).")
+    int activeKeys;
+
     @Override
     public Integer call() throws Exception {
         HistoryFormat fmt = CheckCommand.parseFormat(format);
         if (fmt != HistoryFormat.JSONL && fmt != HistoryFormat.TEXT) {
             throw new Main.UsageException("bench writes jsonl or text"); // EDN: no sink; dbcop, cobra: read only
         }
+        boolean lists = switch (kind) {
+            case "mt" -> false;
+            case "list-append" -> true;
+            default -> throw new Main.UsageException("unknown --kind '" + kind + "': use mt or list-append");
+        };
+        if (lists && fmt != HistoryFormat.JSONL) throw new Main.UsageException("list-append histories are written as jsonl");
         Path f = file != null ? file : Files.createTempFile("isostress-bench", fmt == HistoryFormat.TEXT ? ".txt" : ".jsonl");
         long g0 = System.nanoTime();
-        MiniSimulation.Config cfg = MiniSimulation.Config.serializable(txns, sessions, distribution(), seed);
         try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16)) {
-            TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
-            MiniSimulation.run(cfg, sink);
+            if (lists) {
+                ListAppendSimulation.run(new ListAppendSimulation.Config(txns, sessions, 4, reads, activeKeys, listLength,
+                        seed), w);
+            } else {
+                TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
+                MiniSimulation.run(MiniSimulation.Config.serializable(txns, sessions, distribution(), seed), sink);
+            }
         }
         long genMs = ms(g0);
-        System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %,d keys, %s) in %,d ms: %s (%,d MB)%n",
-                txns, sessions, keys, dist, genMs, f, Files.size(f) >> 20);
+        String shape = lists ? String.format(Locale.ROOT, "list-append, %d active keys of %d appends, %.0f%% reads",
+                activeKeys, listLength, reads * 100) : String.format(Locale.ROOT, "%,d keys, %s", keys, dist);
+        System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %s) in %,d ms: %s (%,d MB)%n",
+                txns, sessions, shape, genMs, f, Files.size(f) >> 20);
         System.gc();
         HeapMeter.reset();
-        long p0 = System.nanoTime();
+        long p0 = System.nanoTime(), c0 = cpuNanos();
         History h = fmt.read(f);
-        long parseMs = ms(p0);
-        System.out.printf(Locale.ROOT, "parse   %,8d ms%n", parseMs);
+        long parseMs = ms(p0), parseCpuMs = (cpuNanos() - c0) / 1_000_000;
+        System.out.printf(Locale.ROOT, "parse   %,8d ms  (%,d ms cpu)%n", parseMs, parseCpuMs);
         long ser = time(h, IsolationLevel.SERIALIZABLE);
+        long serCpu = lastCpuMs;
         long si = time(h, IsolationLevel.SNAPSHOT_ISOLATION);
         long psi = time(h, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION);
         long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE) : -1;
@@ -90,8 +122,11 @@ public final class BenchCheckCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
         if (file == null) Files.deleteIfExists(f);
         Map<String, Object> line = new LinkedHashMap<>();
+        line.put("kind", kind);
         line.put("txns", txns);
         line.put("parse_ms", parseMs);
+        line.put("parse_cpu_ms", parseCpuMs);
+        line.put("ser_cpu_ms", serCpu);
         line.put("ser_ms", ser);
         line.put("si_ms", si);
         line.put("psi_ms", psi);
@@ -101,12 +136,17 @@ public final class BenchCheckCommand implements Callable<Integer> {
         return Main.VALID;
     }
 
-    private static long time(History h, IsolationLevel level) {
+    /** CPU time of the last {@link #time} call. */
+    private long lastCpuMs;
+
+    private long time(History h, IsolationLevel level) {
         System.gc(); // the previous check's index is garbage: collect it outside the timed part, as JMH does
-        long t0 = System.nanoTime();
+        long t0 = System.nanoTime(), c0 = cpuNanos();
         Result r = Checker.check(h, List.of(level), CheckOptions.DEFAULTS);
         long t = ms(t0);
-        System.out.printf(Locale.ROOT, "%-7s %,8d ms  %s%n", level.alias(), t, r.level(level).verdict().jsonName());
+        lastCpuMs = (cpuNanos() - c0) / 1_000_000;
+        System.out.printf(Locale.ROOT, "%-7s %,8d ms  (%,d ms cpu)  %s%n", level.alias(), t, lastCpuMs,
+                r.level(level).verdict().jsonName());
         if (r.level(level).verdict() != Verdict.VALID) {
             throw new IllegalStateException("the synthetic history should be valid at " + level + ": "
                     + r.level(level).reason());
@@ -123,6 +163,15 @@ public final class BenchCheckCommand implements Callable<Integer> {
             default: throw new Main.UsageException("unknown --dist '" + dist
                     + "': use uniform, zipfian, hotspot or exponential");
         }
+    }
+
+    /**
+     * CPU time of the whole process (all threads, GC included): beside wall time because this machine is shared, and
+     * CPU time is what a busy neighbour does not inflate.
+     */
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static long ms(long t0) {
