@@ -92,6 +92,17 @@ public final class MiniChecker extends LevelEvaluation {
                 + "(first: T" + m.firstUndetermined + "), so their place in the version order is unknown";
     }
 
+    /**
+     * Prefix consistency is linear only without lost updates (then PC = SI); with them, it takes the prefix search,
+     * whose states grow exponentially with the concurrency (B&amp;E §4.2), so it runs only when asked for.
+     */
+    @Override
+    protected String costly(IsolationLevel l) {
+        if (l != IsolationLevel.PREFIX || lostUpdates() == 0) return null;
+        return "with lost updates, prefix consistency takes a search (Biswas & Enea §4.2) that the linear checks "
+                + "do not need";
+    }
+
     /** The level's own check. */
     @Override
     protected LevelResult search(IsolationLevel l) {
