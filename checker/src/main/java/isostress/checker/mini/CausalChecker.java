@@ -155,15 +155,17 @@ final class CausalChecker {
         long[] past = new long[m.n * words];
         int[] writerAt = byKey.stream().mapToInt(Integer::intValue).toArray();
         Csr main = ctx.g().main();
+        ReadTable rt = ctx.reads();
         for (int t3 : topo) {
             if (budget[0] < 0) return "the causal-past propagation exceeded its budget";
             budget[0] -= words;
-            if (m.included[t3]) {
-                for (int o = h.firstOp(t3); o < h.endOp(t3); o++) {
-                    if (!SaturationChecker.externalRead(m, t3, o)) continue;
-                    int s = m.readSource(t3, o);
-                    if (s == RegisterIndex.NONE) continue;
-                    int x = m.keyId(h.opKey(o));
+            // Most transactions have no such writer in their causal past: nothing to look up, nothing to pass on.
+            boolean empty = true;
+            for (int w = 0; w < words && empty; w++) empty = past[t3 * words + w] == 0;
+            if (m.included[t3] && !empty) {
+                for (int i = rt.start[t3]; i < rt.start[t3 + 1]; i++) {
+                    int s = rt.src[i];
+                    int x = rt.key[i];
                     int t1 = m.versionTxn(s);
                     for (int b = keyLo[x]; b < keyHi[x]; b++) {
                         if ((past[t3 * words + (b >>> 6)] & (1L << b)) == 0) continue;
@@ -173,10 +175,16 @@ final class CausalChecker {
                         if (t1 >= 0) co.add(t2, t1, x, s, t3);
                     }
                 }
+            }
+            if (m.included[t3]) {
                 for (int a = m.accStart[t3]; a < m.accStart[t3 + 1]; a++) {
-                    if (bitOf[a] >= 0) past[t3 * words + (bitOf[a] >>> 6)] |= 1L << bitOf[a];
+                    if (bitOf[a] >= 0) {
+                        past[t3 * words + (bitOf[a] >>> 6)] |= 1L << bitOf[a];
+                        empty = false;
+                    }
                 }
             }
+            if (empty) continue;
             for (int p = main.off[t3]; p < main.off[t3 + 1]; p++) {
                 EdgeKind k = ctx.g().kind(main.eid[p]);
                 if (k != EdgeKind.SO && k != EdgeKind.WR) continue;
@@ -187,12 +195,13 @@ final class CausalChecker {
         return null;
     }
 
+    /** The accesses ordered by key, then by id (a counting sort: linear, and no boxing of millions of ids). */
     private static int[] keyOrderedWriters(RegisterIndex m) {
-        Integer[] ids = new Integer[m.accCount];
-        for (int a = 0; a < m.accCount; a++) ids[a] = a;
-        Arrays.sort(ids, (x, y) -> Integer.compare(m.accKey[x], m.accKey[y]));
+        int[] start = new int[m.keyCount + 1];
+        for (int a = 0; a < m.accCount; a++) start[m.accKey[a] + 1]++;
+        for (int k = 0; k < m.keyCount; k++) start[k + 1] += start[k];
         int[] out = new int[m.accCount];
-        for (int i = 0; i < out.length; i++) out[i] = ids[i];
+        for (int a = 0; a < m.accCount; a++) out[start[m.accKey[a]]++] = a;
         return out;
     }
 

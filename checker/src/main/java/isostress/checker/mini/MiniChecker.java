@@ -183,15 +183,13 @@ public final class MiniChecker extends LevelEvaluation {
             if (sessionOf.get(h.process(t), 0) == LongPairIntMap.MISSING) sessionOf.put(h.process(t), 0, sessions++);
         }
         SearchHistory.Builder b = new SearchHistory.Builder(m.keyCount, sessions);
+        ReadTable rt = ctx.reads();
         for (int t = 0; t < m.n; t++) {
             if (!m.included[t]) continue;
             b.begin(sessionOf.get(h.process(t), 0));
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (!SaturationChecker.externalRead(m, t, o)) continue;
-                int src = m.readSource(t, o);
-                if (src == RegisterIndex.NONE) continue;
-                int wt = m.versionTxn(src);
-                b.read(m.keyId(h.opKey(o)), wt < 0 ? -1 : dense[wt]);
+            for (int i = rt.start[t]; i < rt.start[t + 1]; i++) {
+                int wt = m.versionTxn(rt.src[i]);
+                b.read(rt.key[i], wt < 0 ? -1 : dense[wt]);
             }
             for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) if (m.accWrites[a]) b.write(m.accKey[a]);
             b.end();

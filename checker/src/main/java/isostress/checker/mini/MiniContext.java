@@ -5,5 +5,14 @@ import isostress.checker.index.AnomalyLog;
 import isostress.checker.model.CheckOptions;
 
 /** What every per-level check of one mini-transaction history shares. */
-record MiniContext(RegisterIndex m, MiniGraph g, CycleReporter reporter, AnomalyLog anomalies, CheckOptions options) {
+record MiniContext(RegisterIndex m, MiniGraph g, CycleReporter reporter, AnomalyLog anomalies, CheckOptions options,
+                   ReadTable.Lazy readTable) {
+    MiniContext(RegisterIndex m, MiniGraph g, CycleReporter reporter, AnomalyLog anomalies, CheckOptions options) {
+        this(m, g, reporter, anomalies, options, new ReadTable.Lazy(m));
+    }
+
+    /** The external reads with their versions, resolved on first use. */
+    ReadTable reads() {
+        return readTable.get();
+    }
 }

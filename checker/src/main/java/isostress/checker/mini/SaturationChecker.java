@@ -55,30 +55,23 @@ final class SaturationChecker {
 
     private void saturate() {
         History h = m.h;
+        ReadTable rt = ctx.reads();
         // RA: session order is transitive, so for each key the relevant session predecessor is the last earlier
         // transaction of the session that wrote it (the earlier ones precede that one in so, hence in co).
         LongPairIntMap lastSessionWriter = level == IsolationLevel.READ_ATOMIC ? new LongPairIntMap(1024) : null;
-        int[] readOps = new int[16], readSrc = new int[16];
         int[] preds = new int[16];
+        int[] earlier = new int[16];
         predFirstRead = new int[16];
         for (int t3 = 0; t3 < m.n; t3++) {
             if (!m.included[t3]) continue;
-            int nr = 0;
-            for (int o = h.firstOp(t3); o < h.endOp(t3); o++) {
-                if (!externalRead(m, t3, o)) continue;
-                int src = m.readSource(t3, o);
-                if (src == RegisterIndex.NONE) continue;
+            int r0 = rt.start[t3], nr = rt.start[t3 + 1] - r0;
+            for (int i = r0; i < r0 + nr; i++) {
+                int o = rt.op[i], src = rt.src[i];
                 // wr holds every read (B&E §2.1); the dependency graph has the first read of each key only, so a
                 // repeated read of another version adds its wr edge here.
-                int acc = m.access(t3, m.keyId(h.opKey(o)));
+                int acc = m.access(t3, rt.key[i]);
                 int w = m.versionTxn(src);
                 if (o != m.accReadOp[acc] && w >= 0 && src != m.accSource[acc]) co.addRead(w, t3, m.accKey[acc], src);
-                if (nr == readOps.length) {
-                    readOps = Arrays.copyOf(readOps, nr * 2);
-                    readSrc = Arrays.copyOf(readSrc, nr * 2);
-                }
-                readOps[nr] = o;
-                readSrc[nr++] = src;
             }
             int np = 0;
             if (level == IsolationLevel.READ_ATOMIC) {
@@ -87,24 +80,27 @@ final class SaturationChecker {
                     preds = new int[nr + 1];
                     predFirstRead = new int[nr + 1];
                 }
-                for (int i = 0; i < nr; i++) {
-                    int w = m.versionTxn(readSrc[i]);
+                for (int i = r0; i < r0 + nr; i++) {
+                    int w = m.versionTxn(rt.src[i]);
                     if (w < 0) continue;
                     int j = indexOf(preds, np, w);
                     if (j < 0) {
                         preds[np] = w;
-                        predFirstRead[np++] = readOps[i];
-                    } else if (readOps[i] < predFirstRead[j]) {
-                        predFirstRead[j] = readOps[i];
+                        predFirstRead[np++] = rt.op[i];
+                    } else if (rt.op[i] < predFirstRead[j]) {
+                        predFirstRead[j] = rt.op[i];
                     }
                 }
             }
-            for (int i = 0; i < nr; i++) {
-                int x = m.keyId(h.opKey(readOps[i]));
-                int s = readSrc[i];
+            // RC: the earlier reads that returned a written version (reads of initial versions have no writer to
+            // order), so a long transaction that keeps reading initial values stays linear.
+            int ne = 0;
+            for (int i = r0; i < r0 + nr; i++) {
+                int x = rt.key[i];
+                int s = rt.src[i];
                 if (level == IsolationLevel.READ_ATOMIC) {
                     for (int j = 0; j < np; j++) {
-                        MtcAnomaly alias = predFirstRead[j] < readOps[i] ? MtcAnomaly.NON_MONOTONIC_READ
+                        MtcAnomaly alias = predFirstRead[j] < rt.op[i] ? MtcAnomaly.NON_MONOTONIC_READ
                                 : MtcAnomaly.FRACTURED_READ;
                         consider(preds[j], t3, x, s, alias, false);
                     }
@@ -113,9 +109,12 @@ final class SaturationChecker {
                         consider(sp, t3, x, s, MtcAnomaly.SESSION_GUARANTEE_VIOLATION, true);
                     }
                 } else {
-                    for (int j = 0; j < i; j++) {
-                        int t2 = m.versionTxn(readSrc[j]);
-                        if (t2 >= 0) consider(t2, t3, x, s, MtcAnomaly.NON_MONOTONIC_READ, false);
+                    for (int j = 0; j < ne; j++) {
+                        consider(m.versionTxn(rt.src[earlier[j]]), t3, x, s, MtcAnomaly.NON_MONOTONIC_READ, false);
+                    }
+                    if (m.versionTxn(s) >= 0) {
+                        if (ne == earlier.length) earlier = Arrays.copyOf(earlier, ne * 2);
+                        earlier[ne++] = i;
                     }
                 }
             }
@@ -202,18 +201,6 @@ final class SaturationChecker {
         }, steps -> steps.stream().anyMatch(st -> st.kind() == EdgeKind.CO)
                 ? ctx.reporter().forcedOrderCycle(steps, level)
                 : ctx.reporter().cycle(steps, level));
-    }
-
-    /** True when op o of t is an external read: a read (or CAS) of a key before t writes it. */
-    static boolean externalRead(RegisterIndex m, int t, int o) {
-        History h = m.h;
-        byte kind = h.opKind(o);
-        if (kind != History.READ && kind != History.CAS) return false;
-        long key = h.opKey(o);
-        for (int q = h.firstOp(t); q < o; q++) {
-            if (h.opKey(q) == key && (h.opKind(q) == History.WRITE || h.opKind(q) == History.CAS)) return false;
-        }
-        return true;
     }
 
     private static int indexOf(int[] a, int n, int v) {
