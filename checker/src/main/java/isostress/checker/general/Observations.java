@@ -175,8 +175,9 @@ public final class Observations {
         for (int t = 0; t < n; t++) {
             readStart[t] = r;
             if (!m.included[t]) continue;
+            external.begin();
             for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (!external.next(t, o)) continue;
+                if (!external.next(o)) continue;
                 int src = m.readSource(t, o);
                 if (src == RegisterIndex.NONE) continue;
                 if (r == rk.length) {

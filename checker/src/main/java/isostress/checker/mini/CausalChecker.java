@@ -54,7 +54,7 @@ final class CausalChecker {
     private static int staleAfterCausalChain(MiniContext ctx, long[] budget) {
         MiniGraph g = ctx.g();
         Csr full = g.full();
-        TarjanScc scc = TarjanScc.of(full);
+        TarjanScc scc = ctx.derived().fullScc();
         if (!scc.anyCycle()) return 0;
         int n = full.n;
         // rw edges inside cyclic components, grouped by target.
@@ -155,7 +155,7 @@ final class CausalChecker {
         long[] past = new long[m.n * words];
         int[] writerAt = byKey.stream().mapToInt(Integer::intValue).toArray();
         Csr main = ctx.g().main();
-        ReadTable rt = ctx.reads();
+        TxnReads rt = new TxnReads(m);
         for (int t3 : topo) {
             if (budget[0] < 0) return "the causal-past propagation exceeded its budget";
             budget[0] -= words;
@@ -163,7 +163,7 @@ final class CausalChecker {
             boolean empty = true;
             for (int w = 0; w < words && empty; w++) empty = past[t3 * words + w] == 0;
             if (m.included[t3] && !empty) {
-                for (int i = rt.start[t3]; i < rt.start[t3 + 1]; i++) {
+                for (int i = 0, nr = rt.load(t3); i < nr; i++) {
                     int s = rt.src[i];
                     int x = rt.key[i];
                     int t1 = m.versionTxn(s);

@@ -183,11 +183,11 @@ public final class MiniChecker extends LevelEvaluation {
             if (sessionOf.get(h.process(t), 0) == LongPairIntMap.MISSING) sessionOf.put(h.process(t), 0, sessions++);
         }
         SearchHistory.Builder b = new SearchHistory.Builder(m.keyCount, sessions);
-        ReadTable rt = ctx.reads();
+        TxnReads rt = new TxnReads(m);
         for (int t = 0; t < m.n; t++) {
             if (!m.included[t]) continue;
             b.begin(sessionOf.get(h.process(t), 0));
-            for (int i = rt.start[t]; i < rt.start[t + 1]; i++) {
+            for (int i = 0, nr = rt.load(t); i < nr; i++) {
                 int wt = m.versionTxn(rt.src[i]);
                 b.read(rt.key[i], wt < 0 ? -1 : dense[wt]);
             }

@@ -6,13 +6,8 @@ import isostress.checker.model.CheckOptions;
 
 /** What every per-level check of one mini-transaction history shares. */
 record MiniContext(RegisterIndex m, MiniGraph g, CycleReporter reporter, AnomalyLog anomalies, CheckOptions options,
-                   ReadTable.Lazy readTable) {
+                   Derived derived) {
     MiniContext(RegisterIndex m, MiniGraph g, CycleReporter reporter, AnomalyLog anomalies, CheckOptions options) {
-        this(m, g, reporter, anomalies, options, new ReadTable.Lazy(m));
-    }
-
-    /** The external reads with their versions, resolved on first use. */
-    ReadTable reads() {
-        return readTable.get();
+        this(m, g, reporter, anomalies, options, new Derived(m, g));
     }
 }

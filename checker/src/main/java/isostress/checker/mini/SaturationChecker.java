@@ -55,17 +55,24 @@ final class SaturationChecker {
 
     private void saturate() {
         History h = m.h;
-        ReadTable rt = ctx.reads();
+        TxnReads rt = new TxnReads(m);
+        Derived d = ctx.derived();
         // RA: session order is transitive, so for each key the relevant session predecessor is the last earlier
         // transaction of the session that wrote it (the earlier ones precede that one in so, hence in co).
         LongPairIntMap lastSessionWriter = level == IsolationLevel.READ_ATOMIC ? new LongPairIntMap(1024) : null;
         int[] preds = new int[16];
         int[] earlier = new int[16];
         predFirstRead = new int[16];
+        // Only the transactions where a violation can be are examined (see Derived), when that can be told.
+        boolean all = !d.local();
         for (int t3 = 0; t3 < m.n; t3++) {
             if (!m.included[t3]) continue;
-            int r0 = rt.start[t3], nr = rt.start[t3 + 1] - r0;
-            for (int i = r0; i < r0 + nr; i++) {
+            if (!all && !d.examine(t3)) {
+                if (lastSessionWriter != null) sessionWrites(lastSessionWriter, t3);
+                continue;
+            }
+            int nr = rt.load(t3);
+            for (int i = 0; i < nr; i++) {
                 int o = rt.op[i], src = rt.src[i];
                 // wr holds every read (B&E §2.1); the dependency graph has the first read of each key only, so a
                 // repeated read of another version adds its wr edge here.
@@ -80,7 +87,7 @@ final class SaturationChecker {
                     preds = new int[nr + 1];
                     predFirstRead = new int[nr + 1];
                 }
-                for (int i = r0; i < r0 + nr; i++) {
+                for (int i = 0; i < nr; i++) {
                     int w = m.versionTxn(rt.src[i]);
                     if (w < 0) continue;
                     int j = indexOf(preds, np, w);
@@ -95,7 +102,7 @@ final class SaturationChecker {
             // RC: the earlier reads that returned a written version (reads of initial versions have no writer to
             // order), so a long transaction that keeps reading initial values stays linear.
             int ne = 0;
-            for (int i = r0; i < r0 + nr; i++) {
+            for (int i = 0; i < nr; i++) {
                 int x = rt.key[i];
                 int s = rt.src[i];
                 if (level == IsolationLevel.READ_ATOMIC) {
@@ -118,11 +125,13 @@ final class SaturationChecker {
                     }
                 }
             }
-            if (lastSessionWriter != null) {
-                for (int a = m.accStart[t3]; a < m.accStart[t3 + 1]; a++) {
-                    if (m.accWrites[a]) lastSessionWriter.put(h.process(t3), m.accKey[a], t3);
-                }
-            }
+            if (lastSessionWriter != null) sessionWrites(lastSessionWriter, t3);
+        }
+    }
+
+    private void sessionWrites(LongPairIntMap lastSessionWriter, int t) {
+        for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) {
+            if (m.accWrites[a]) lastSessionWriter.put(m.h.process(t), m.accKey[a], t);
         }
     }
 
@@ -167,18 +176,24 @@ final class SaturationChecker {
     static int acyclic(MiniContext ctx, CoEdges co, IsolationLevel level) {
         MiniGraph g = ctx.g();
         Csr main = g.main();
+        boolean[] keep = onCycles(ctx, co);
+        if (keep == null) return 0;
         int m = 0;
-        for (int p = 0; p < main.edgeCount(); p++) {
-            EdgeKind k = g.kind(main.eid[p]);
-            if (k == EdgeKind.SO || k == EdgeKind.WR) m++;
+        for (int u = 0; u < main.n; u++) {
+            if (!keep[u]) continue;
+            for (int p = main.off[u]; p < main.off[u + 1]; p++) {
+                EdgeKind k = g.kind(main.eid[p]);
+                if ((k == EdgeKind.SO || k == EdgeKind.WR) && keep[main.tgt[p]]) m++;
+            }
         }
         int total = m + co.size;
         int[] from = new int[total], to = new int[total], ids = new int[total];
         int i = 0;
         for (int u = 0; u < main.n; u++) {
+            if (!keep[u]) continue;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
                 EdgeKind k = g.kind(main.eid[p]);
-                if (k != EdgeKind.SO && k != EdgeKind.WR) continue;
+                if (k != EdgeKind.SO && k != EdgeKind.WR || !keep[main.tgt[p]]) continue;
                 from[i] = u;
                 to[i] = main.tgt[p];
                 ids[i++] = main.eid[p];
@@ -201,6 +216,55 @@ final class SaturationChecker {
         }, steps -> steps.stream().anyMatch(st -> st.kind() == EdgeKind.CO)
                 ? ctx.reporter().forcedOrderCycle(steps, level)
                 : ctx.reporter().cycle(steps, level));
+    }
+
+    /**
+     * The transactions a cycle of so ∪ wr ∪ co can visit, or null when there is none: so ∪ wr is part of the
+     * dependency graph, so a cycle without co edges stays in one of its cyclic components; one through a co edge
+     * u → v visits only transactions v reaches. Edges elsewhere are left out of the search, which then costs what
+     * the violations touch rather than the whole history (issue 15).
+     */
+    private static boolean[] onCycles(MiniContext ctx, CoEdges co) {
+        MiniGraph g = ctx.g();
+        Csr main = g.main();
+        int n = main.n;
+        boolean[] keep = ctx.derived().cyclic().clone();
+        boolean any = false;
+        for (int t = 0; t < n && !any; t++) any = keep[t];
+        if (co.size == 0) return any ? keep : null;
+        int[] coOff = new int[n + 1], coTo = new int[co.size];
+        for (int c = 0; c < co.size; c++) coOff[co.from[c] + 1]++;
+        for (int u = 0; u < n; u++) coOff[u + 1] += coOff[u];
+        int[] fill = java.util.Arrays.copyOf(coOff, n);
+        for (int c = 0; c < co.size; c++) coTo[fill[co.from[c]]++] = co.to[c];
+        boolean[] seen = new boolean[n];
+        int[] queue = new int[n];
+        int head = 0, tail = 0;
+        for (int c = 0; c < co.size; c++) {
+            if (!seen[co.to[c]]) {
+                seen[co.to[c]] = true;
+                queue[tail++] = co.to[c];
+            }
+        }
+        while (head < tail) {
+            int u = queue[head++];
+            keep[u] = true;
+            for (int p = main.off[u]; p < main.off[u + 1]; p++) {
+                EdgeKind k = g.kind(main.eid[p]);
+                int v = main.tgt[p];
+                if ((k == EdgeKind.SO || k == EdgeKind.WR) && !seen[v]) {
+                    seen[v] = true;
+                    queue[tail++] = v;
+                }
+            }
+            for (int p = coOff[u]; p < coOff[u + 1]; p++) {
+                if (!seen[coTo[p]]) {
+                    seen[coTo[p]] = true;
+                    queue[tail++] = coTo[p];
+                }
+            }
+        }
+        return keep;
     }
 
     private static int indexOf(int[] a, int n, int v) {
