@@ -1,6 +1,7 @@
 package isostress.checker.mini;
 
 import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.TxnReads;
 import isostress.checker.graph.Csr;
 import isostress.checker.graph.TarjanScc;
 import isostress.checker.history.History;

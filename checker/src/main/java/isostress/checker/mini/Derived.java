@@ -24,7 +24,7 @@ final class Derived {
     private final RegisterIndex m;
     private final MiniGraph g;
     private TarjanScc fullScc;
-    private boolean[] cyclic, divergedKey;
+    private boolean[] cyclic, divergedKey, examined;
     private Boolean local;
 
     Derived(RegisterIndex m, MiniGraph g) {
@@ -70,9 +70,7 @@ final class Derived {
 
     private boolean computeLocal() {
         History h = m.h;
-        for (int a = 0; a < m.accCount; a++) {
-            if (m.accWrites[a] && m.included[m.accTxn[a]] && !m.inForest(a)) return false;
-        }
+        if (!allInForest()) return false;
         ExternalReads external = new ExternalReads(m);
         for (int t = 0; t < m.n; t++) {
             if (!m.included[t]) continue;
@@ -92,13 +90,50 @@ final class Derived {
         return true;
     }
 
-    /** True when included transaction t must be examined by RC and RA (see the class comment). */
-    boolean examine(int t) {
-        if (!local() || cyclic()[t]) return true;
-        if (!m.anyDivergence) return false;
-        boolean[] dk = divergedKeys();
-        History h = m.h;
-        for (int o = h.firstOp(t); o < h.endOp(t); o++) if (dk[m.keyId(h.opKey(o))]) return true;
-        return false;
+    /**
+     * True when every version an included transaction wrote hangs below a root of its key's version forest (an
+     * initial version, or a write whose read is unusable). A version that does not is on a cycle of "read from"
+     * between writes of one key, or below one: such a cycle is a wr cycle of the dependency graph, so its writers
+     * are in cyclic components, and only their versions need the walk up to a root (each version walked once).
+     */
+    private boolean allInForest() {
+        boolean[] cyc = cyclic();
+        byte[] state = new byte[m.accCount]; // 0 unknown, 1 on the current walk, 2 reaches a root
+        int[] path = new int[16];
+        for (int a = 0; a < m.accCount; a++) {
+            if (!m.accWrites[a] || !m.included[m.accTxn[a]] || !cyc[m.accTxn[a]] || state[a] == 2) continue;
+            int len = 0;
+            int v = a;
+            while (v != RegisterIndex.NONE && v < m.accCount && state[v] == 0) {
+                state[v] = 1;
+                if (len == path.length) path = java.util.Arrays.copyOf(path, len * 2);
+                path[len++] = v;
+                v = m.accSource[v];
+            }
+            if (v != RegisterIndex.NONE && v < m.accCount && state[v] == 1) return false; // back on this walk
+            for (int i = 0; i < len; i++) state[path[i]] = 2;
+        }
+        return true;
+    }
+
+    /**
+     * Per transaction: must RC and RA examine it (see the class comment)? Those in cyclic components, and those that
+     * touch a key with a lost update; every one when the provisos do not hold.
+     */
+    boolean[] examined() {
+        if (examined == null) {
+            examined = new boolean[m.n];
+            if (!local()) {
+                java.util.Arrays.fill(examined, true);
+            } else {
+                boolean[] cyc = cyclic();
+                System.arraycopy(cyc, 0, examined, 0, m.n);
+                if (m.anyDivergence) {
+                    boolean[] dk = divergedKeys();
+                    for (int a = 0; a < m.accCount; a++) if (dk[m.accKey[a]]) examined[m.accTxn[a]] = true;
+                }
+            }
+        }
+        return examined;
     }
 }

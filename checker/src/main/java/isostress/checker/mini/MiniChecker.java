@@ -1,6 +1,7 @@
 package isostress.checker.mini;
 
 import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.TxnReads;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.index.LevelEvaluation;
 import isostress.checker.model.CheckOptions;

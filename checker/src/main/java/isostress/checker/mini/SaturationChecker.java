@@ -1,6 +1,7 @@
 package isostress.checker.mini;
 
 import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.TxnReads;
 import isostress.checker.graph.Csr;
 import isostress.checker.history.History;
 import isostress.checker.history.LongPairIntMap;
@@ -63,12 +64,20 @@ final class SaturationChecker {
         int[] preds = new int[16];
         int[] earlier = new int[16];
         predFirstRead = new int[16];
-        // Only the transactions where a violation can be are examined (see Derived), when that can be told.
-        boolean all = !d.local();
+        // Only the transactions where a violation can be are examined (see Derived); RA's session predecessors are
+        // then needed only for the keys those transactions access.
+        boolean[] examined = d.examined();
+        boolean[] keyNeeded = lastSessionWriter == null ? null : new boolean[m.keyCount];
+        if (keyNeeded != null) {
+            for (int t = 0; t < m.n; t++) {
+                if (!examined[t]) continue;
+                for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) keyNeeded[m.accKey[a]] = true;
+            }
+        }
         for (int t3 = 0; t3 < m.n; t3++) {
             if (!m.included[t3]) continue;
-            if (!all && !d.examine(t3)) {
-                if (lastSessionWriter != null) sessionWrites(lastSessionWriter, t3);
+            if (!examined[t3]) {
+                if (lastSessionWriter != null) sessionWrites(lastSessionWriter, keyNeeded, t3);
                 continue;
             }
             int nr = rt.load(t3);
@@ -125,13 +134,13 @@ final class SaturationChecker {
                     }
                 }
             }
-            if (lastSessionWriter != null) sessionWrites(lastSessionWriter, t3);
+            if (lastSessionWriter != null) sessionWrites(lastSessionWriter, keyNeeded, t3);
         }
     }
 
-    private void sessionWrites(LongPairIntMap lastSessionWriter, int t) {
+    private void sessionWrites(LongPairIntMap lastSessionWriter, boolean[] keyNeeded, int t) {
         for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) {
-            if (m.accWrites[a]) lastSessionWriter.put(m.h.process(t), m.accKey[a], t);
+            if (m.accWrites[a] && keyNeeded[m.accKey[a]]) lastSessionWriter.put(m.h.process(t), m.accKey[a], t);
         }
     }
 

@@ -62,6 +62,9 @@ public final class BenchShapesCommand implements Callable<Integer> {
         if (size < 1 || steps < 1) throw new Main.UsageException("--size and --steps must be at least 1");
         JsonMapper json = JsonMapper.builder().build();
         for (WorstCaseShapes w : chosen) {
+            // Warm-up: the first size's checks once, untimed, so the JIT's compilation is not counted in it.
+            History warm = w.history(size);
+            for (IsolationLevel l : ls) Checker.check(warm, List.of(l), CheckOptions.DEFAULTS);
             Map<IsolationLevel, Long> previous = new LinkedHashMap<>();
             long n = size;
             for (int step = 0; step < steps; step++, n *= 3) {

@@ -70,6 +70,9 @@ class CheckCommandTest {
         assertTrue(r.out().contains("lost-update (LostUpdate)"), r.out());
         assertTrue(r.out().contains("weakest level violated: snapshot-isolation"), r.out());
         assertTrue(r.out().contains("one update was lost"), r.out());
+        // Prefix consistency would need a search with a lost update: left out, and said so in one line.
+        assertTrue(r.out().contains("not examined: with lost updates it takes a search"), r.out());
+        assertTrue(r.out().contains("--level pc"), r.out());
     }
 
     @Test

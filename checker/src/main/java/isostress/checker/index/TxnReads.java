@@ -1,30 +1,28 @@
-package isostress.checker.mini;
+package isostress.checker.index;
 
-import isostress.checker.index.ExternalReads;
-import isostress.checker.index.RegisterIndex;
 import isostress.checker.history.History;
 
 import java.util.Arrays;
 
 /**
  * The usable external reads of one transaction at a time, in program order, with the version each returned
- * ({@link RegisterIndex#readSource}) and its dense key: what the saturation checks and the prefix search read, found in
+ * ({@link RegisterIndex#readSource}) and its dense key: what the saturation checks, the prefix search and the general checker's observations read, found in
  * one pass over the transaction ({@link ExternalReads}), so a long transaction costs linear time.
  */
-final class TxnReads {
+public final class TxnReads {
     private final RegisterIndex m;
     private final ExternalReads external;
     /** Reads 0 .. count-1 of the last transaction loaded. */
-    int count;
-    int[] op = new int[16], src = new int[16], key = new int[16];
+    public int count;
+    public int[] op = new int[16], src = new int[16], key = new int[16];
 
-    TxnReads(RegisterIndex m) {
+    public TxnReads(RegisterIndex m) {
         this.m = m;
         this.external = new ExternalReads(m);
     }
 
     /** Loads the reads of included transaction {@code t}; returns their count. */
-    int load(int t) {
+    public int load(int t) {
         History h = m.h;
         external.begin();
         count = 0;
