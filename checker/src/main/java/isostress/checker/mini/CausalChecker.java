@@ -61,6 +61,7 @@ final class CausalChecker {
         // rw edges inside cyclic components, grouped by target.
         int[] cnt = new int[n + 1];
         for (int u = 0; u < n; u++) {
+            if (!scc.cyclic(scc.comp[u])) continue; // (the edges wanted stay inside one cyclic component)
             for (int p = full.off[u]; p < full.off[u + 1]; p++) {
                 int v = full.tgt[p];
                 if (g.kind(full.eid[p]) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
@@ -72,6 +73,7 @@ final class CausalChecker {
         int[] rwFrom = new int[cnt[n]], rwEdge = new int[cnt[n]];
         int[] fill = Arrays.copyOf(cnt, n);
         for (int u = 0; u < n; u++) {
+            if (!scc.cyclic(scc.comp[u])) continue;
             for (int p = full.off[u]; p < full.off[u + 1]; p++) {
                 int v = full.tgt[p];
                 if (g.kind(full.eid[p]) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
@@ -131,7 +133,8 @@ final class CausalChecker {
         int[] keyLo = new int[m.keyCount], keyHi = new int[m.keyCount];
         List<Integer> byKey = new ArrayList<>();
         int[] order = keyOrderedWriters(m);
-        boolean[] below = m.belowDivergence();
+        // (the walk equals the index's Euler-tour answer when every version hangs in the forest, which local() checks)
+        boolean[] below = ctx.derived().local() ? belowDivergence(m) : m.belowDivergence();
         int bits = 0;
         int prevKey = -1;
         for (int a : order) {
@@ -194,6 +197,33 @@ final class CausalChecker {
             }
         }
         return null;
+    }
+
+    /**
+     * For each access: true when it is a version strictly below a version with two or more children. A walk down the
+     * subtrees of the lost updates' children only: linear in what lies below lost updates, not in the history.
+     */
+    private static boolean[] belowDivergence(RegisterIndex m) {
+        boolean[] below = new boolean[m.accCount];
+        int[] stack = new int[16];
+        for (int v = 0; v < m.versionCount; v++) {
+            if (m.childStart[v + 1] - m.childStart[v] < 2) continue;
+            int sp = 0;
+            for (int i = m.childStart[v]; i < m.childStart[v + 1]; i++) {
+                if (sp == stack.length) stack = Arrays.copyOf(stack, sp * 2);
+                stack[sp++] = m.children[i];
+            }
+            while (sp > 0) {
+                int c = stack[--sp];
+                if (c >= m.accCount || below[c]) continue;
+                below[c] = true;
+                for (int i = m.childStart[c]; i < m.childStart[c + 1]; i++) {
+                    if (sp == stack.length) stack = Arrays.copyOf(stack, sp * 2);
+                    stack[sp++] = m.children[i];
+                }
+            }
+        }
+        return below;
     }
 
     /** The accesses ordered by key, then by id (a counting sort: linear, and no boxing of millions of ids). */
