@@ -164,7 +164,7 @@ public final class GeneralChecker extends LevelEvaluation {
         PolygraphSolver.Outcome out = PolygraphSolver.solve(built.g(), si,
                 new PolygraphSolver.Limits(deadline, options.maxOpenPairs(), options.cycleSearchBudget(),
                         options.polygraphPruning()));
-        PolygraphSolver.Stats st = out instanceof PolygraphSolver.Outcome.Acyclic a ? a.stats()
+        SolverStats st = out instanceof PolygraphSolver.Outcome.Acyclic a ? a.stats()
                 : out instanceof PolygraphSolver.Outcome.Violation v ? v.stats()
                 : ((PolygraphSolver.Outcome.Unknown) out).stats();
         Map<String, Object> ps = new java.util.LinkedHashMap<>();

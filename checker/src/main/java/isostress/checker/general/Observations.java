@@ -1,6 +1,7 @@
 package isostress.checker.general;
 
 import isostress.checker.history.History;
+import isostress.checker.index.TxnReads;
 import isostress.checker.index.RegisterIndex;
 
 import java.util.Arrays;
@@ -170,38 +171,24 @@ final class Observations {
         int[] readStart = new int[n + 1];
         int[] rk = new int[Math.max(16, m.accCount)], rv = new int[rk.length], ro = new int[rk.length];
         int r = 0;
+        TxnReads reads = new TxnReads(m);
         for (int t = 0; t < n; t++) {
             readStart[t] = r;
             if (!m.included[t]) continue;
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (!externalRead(h, t, o)) continue;
-                int src = m.readSource(t, o);
-                if (src == RegisterIndex.NONE) continue;
-                if (r == rk.length) {
-                    rk = Arrays.copyOf(rk, r * 2);
-                    rv = Arrays.copyOf(rv, r * 2);
-                    ro = Arrays.copyOf(ro, r * 2);
-                }
-                rk[r] = m.keyId(h.opKey(o));
-                rv[r] = src;
-                ro[r++] = o;
+            int nr = reads.load(t);
+            if (r + nr > rk.length) {
+                int cap = Math.max(rk.length * 2, r + nr);
+                rk = Arrays.copyOf(rk, cap);
+                rv = Arrays.copyOf(rv, cap);
+                ro = Arrays.copyOf(ro, cap);
             }
+            System.arraycopy(reads.key, 0, rk, r, nr);
+            System.arraycopy(reads.src, 0, rv, r, nr);
+            System.arraycopy(reads.op, 0, ro, r, nr);
+            r += nr;
         }
         readStart[n] = r;
         return new Observations(h, m.included, m.keyOf, m.accCount, verKey, verTxn, m.accStart, m.accKey, accRead,
                 accWrite, readStart, rk, rv, ro, null, null, false, m::versionValue, m::keyId);
-    }
-
-    /** True for a read (or CAS) of a key the transaction has not written before it. */
-    static boolean externalRead(History h, int t, int o) {
-        byte kind = h.opKind(o);
-        if (kind != History.READ && kind != History.CAS && kind != History.LIST_READ) return false;
-        long key = h.opKey(o);
-        for (int q = h.firstOp(t); q < o; q++) {
-            if (h.opKey(q) != key) continue;
-            byte k = h.opKind(q);
-            if (k == History.WRITE || k == History.CAS || k == History.APPEND) return false;
-        }
-        return true;
     }
 }

@@ -39,32 +39,18 @@ final class PolygraphSolver {
     /** What the solver concluded. */
     sealed interface Outcome permits Outcome.Acyclic, Outcome.Violation, Outcome.Unknown {
         /** Some version order makes the graph acyclic. */
-        record Acyclic(Stats stats) implements Outcome {
+        record Acyclic(SolverStats stats) implements Outcome {
         }
 
         /**
          * No version order does. {@code cycles}: one cycle (the known graph is cyclic), two (both orders of one
          * pair close a cycle) or several (every model of the open orders closes one of them).
          */
-        record Violation(List<Cycle> cycles, Stats stats) implements Outcome {
+        record Violation(List<Cycle> cycles, SolverStats stats) implements Outcome {
         }
 
         /** A limit was hit. */
-        record Unknown(String reason, Stats stats) implements Outcome {
-        }
-    }
-
-    /** Counters for reports and benchmarks. */
-    static final class Stats {
-        int rounds, constraints, forced, frontierEdges, openAfterPruning, satIterations, learnedCycles;
-        long pruneMs, satMs;
-        /** Time inside the SAT solver itself (the rest of the SAT phase is building graphs and finding cycles). */
-        long solverNanos;
-
-        @Override
-        public String toString() {
-            return "rounds=" + rounds + " constraints=" + constraints + " forced=" + forced + " frontier_edges="
-                    + frontierEdges + " open=" + openAfterPruning + " sat_iterations=" + satIterations;
+        record Unknown(String reason, SolverStats stats) implements Outcome {
         }
     }
 
@@ -106,18 +92,15 @@ final class PolygraphSolver {
     private final Polygraph g;
     private final boolean si;
     private final Limits limits;
-    private final Stats stats = new Stats();
-    /** Open pairs of nodes (cu, cv) with their per-key writer pairs: entries ex (at cu), ey (at cv), linked. */
-    private int cons;
-    private int[] cu = new int[64], cv = new int[64], chead = new int[64];
-    private int entries;
-    private int[] ex = new int[64], ey = new int[64], enext = new int[64];
+    private final SolverStats stats = new SolverStats();
+    private final OpenPairs pairs;
     private final isostress.checker.history.LongPairIntMap rwAdded = new isostress.checker.history.LongPairIntMap(1024);
 
     private PolygraphSolver(Polygraph g, boolean si, Limits limits) {
         this.g = g;
         this.si = si;
         this.limits = limits;
+        this.pairs = new OpenPairs(g, si, limits.maxConstraints());
     }
 
     /** Solves {@code g} (edges are added to it: known ones, derived ones). */
@@ -143,10 +126,10 @@ final class PolygraphSolver {
             // Ablation (PolySI's "w/o P", Fig. 10): every pair of writers of a key goes to the SAT search.
             reach = Reachability.of(g, si, limits.cycleBudget());
             if (reach.cycle != null) return violation(List.of(copy(reach.cycle)));
-            if (!enumerateAll()) return unknown("more than " + limits.maxConstraints() + " pairs of writers");
-            stats.constraints = stats.openAfterPruning = cons;
+            if (!pairs.enumerateAll()) return unknown("more than " + limits.maxConstraints() + " pairs of writers");
+            stats.constraints = stats.openAfterPruning = pairs.cons;
             long t1 = System.nanoTime();
-            Outcome o = cons == 0 ? new Outcome.Acyclic(stats) : sat();
+            Outcome o = pairs.cons == 0 ? new Outcome.Acyclic(stats) : sat();
             stats.satMs = (System.nanoTime() - t1) / 1_000_000;
             return o;
         }
@@ -159,10 +142,10 @@ final class PolygraphSolver {
             frontier(reach);
             stats.frontierEdges += g.edges - before;
             if (first) {
-                if (!enumerate(reach)) {
+                if (!pairs.enumerate(reach)) {
                     return unknown("more than " + limits.maxConstraints() + " pairs of writers are unordered");
                 }
-                stats.constraints = cons;
+                stats.constraints = pairs.cons;
                 first = false;
             }
             int beforeResolve = g.edges;
@@ -171,8 +154,8 @@ final class PolygraphSolver {
             if (g.edges == before && beforeResolve == before) break;
         }
         stats.pruneMs = (System.nanoTime() - t0) / 1_000_000;
-        stats.openAfterPruning = cons;
-        if (cons == 0) return new Outcome.Acyclic(stats);
+        stats.openAfterPruning = pairs.cons;
+        if (pairs.cons == 0) return new Outcome.Acyclic(stats);
         long t1 = System.nanoTime();
         Outcome o = sat();
         stats.satMs = (System.nanoTime() - t1) / 1_000_000;
@@ -248,101 +231,11 @@ final class PolygraphSolver {
 
     // ---- step 2: the open pairs, and pruning ----
 
-    /**
-     * Lists the pairs of writers of a key that neither reaches, coalesced per pair of nodes across keys (PolySI's
-     * implementation does the same, notes-002 §2.5: A before B on x and B before A on y would be a ww cycle, so one
-     * choice decides every key the two write); false when over the limit.
-     */
-    private boolean enumerate(Reachability reach) {
-        isostress.checker.history.LongPairIntMap pairOf = new isostress.checker.history.LongPairIntMap(1024);
-        for (int k = 0; k < g.keys; k++) {
-            int g0 = g.gStart[k], g1 = g.gStart[k + 1];
-            if (g1 - g0 < 2 || g.ordered[k]) continue;
-            for (int x = g.wStart[k]; x < g.wStart[k + 1]; x++) {
-                int u = g.wNode[x];
-                int su = g.session[u];
-                boolean xRead = g.rStart[x] < g.rStart[x + 1];
-                for (int grp = g0; grp < g1; grp++) {
-                    if (g.gSession[grp] == su) continue;
-                    int p = reach.front(u, g.gSession[grp]);
-                    int hi = p == Reachability.INF ? g.gFrom[grp + 1] : g.firstAtOrAfter(grp, p);
-                    // Writers of the group that reach u form a prefix (earlier ones reach what later ones do).
-                    int lo = g.gFrom[grp], h = hi;
-                    while (lo < h) {
-                        int mid = (lo + h) >>> 1;
-                        if (reach.reaches(g.wNode[g.gw[mid]], u)) lo = mid + 1; else h = mid;
-                    }
-                    for (int i = lo; i < hi; i++) {
-                        int y = g.gw[i];
-                        if (x >= y) continue;
-                        // SER: two writes nobody read may go in either order. Their ww edge adds nothing else, so
-                        // orienting them along any topological order of the final graph keeps it acyclic.
-                        if (!si && !xRead && g.rStart[y] == g.rStart[y + 1]) continue;
-                        if (!pair(pairOf, x, y)) return false;
-                    }
-                }
-            }
-        }
-        return true;
-    }
-
-    /** Every pair of writers of each key (but, under SER, pairs of writes nobody read), coalesced per node pair. */
-    private boolean enumerateAll() {
-        isostress.checker.history.LongPairIntMap pairOf = new isostress.checker.history.LongPairIntMap(1024);
-        for (int k = 0; k < g.keys; k++) {
-            if (g.ordered[k]) continue;
-            for (int x = g.wStart[k]; x < g.wStart[k + 1]; x++) {
-                for (int y = x + 1; y < g.wStart[k + 1]; y++) {
-                    if (!si && g.rStart[x] == g.rStart[x + 1] && g.rStart[y] == g.rStart[y + 1]) continue;
-                    if (!pair(pairOf, x, y)) return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    /** Adds writers x and y to the open pair of their nodes (created on first use); false when over the limit. */
-    private boolean pair(isostress.checker.history.LongPairIntMap pairOf, int x, int y) {
-        int u = g.wNode[x], v = g.wNode[y];
-        int c = pairOf.get(Math.min(u, v), Math.max(u, v));
-        if (c == isostress.checker.history.LongPairIntMap.MISSING) {
-            if (cons >= limits.maxConstraints()) return false;
-            c = cons;
-            pairOf.put(Math.min(u, v), Math.max(u, v), c);
-            addConstraint(u, v);
-        }
-        if (cu[c] == u) addEntry(c, x, y); else addEntry(c, y, x);
-        return true;
-    }
-
-    private void addConstraint(int u, int v) {
-        if (cons == cu.length) {
-            cu = Arrays.copyOf(cu, cons * 2);
-            cv = Arrays.copyOf(cv, cons * 2);
-            chead = Arrays.copyOf(chead, cons * 2);
-        }
-        cu[cons] = u;
-        cv[cons] = v;
-        chead[cons++] = -1;
-    }
-
-    private void addEntry(int c, int x, int y) {
-        if (entries == ex.length) {
-            ex = Arrays.copyOf(ex, entries * 2);
-            ey = Arrays.copyOf(ey, entries * 2);
-            enext = Arrays.copyOf(enext, entries * 2);
-        }
-        ex[entries] = x;
-        ey[entries] = y;
-        enext[entries] = chead[c];
-        chead[c] = entries++;
-    }
-
     /** One pruning pass over the open pairs; a violation when both orders of some pair close a cycle. */
     private Outcome resolve(Reachability reach) {
         int kept = 0;
-        for (int i = 0; i < cons; i++) {
-            int u = cu[i], v = cv[i];
+        for (int i = 0; i < pairs.cons; i++) {
+            int u = pairs.cu[i], v = pairs.cv[i];
             if (reach.reaches(u, v) || reach.reaches(v, u)) continue; // ordered: this round's frontier edges cover it
             int whyUv = impossible(reach, i, true), entryUv = whyEntry;
             int whyVu = impossible(reach, i, false), entryVu = whyEntry;
@@ -354,37 +247,28 @@ final class PolygraphSolver {
             } else if (whyVu != -1) {
                 force(reach, i, true);
             } else {
-                cu[kept] = u;
-                cv[kept] = v;
-                chead[kept++] = chead[i];
+                pairs.cu[kept] = u;
+                pairs.cv[kept] = v;
+                pairs.chead[kept++] = pairs.chead[i];
             }
         }
-        cons = kept;
+        pairs.cons = kept;
         return null;
     }
 
     /** The entry the last {@link #impossible} answer is about. */
     private int whyEntry;
 
-    /** Writer of entry j on the side that goes first ({@code uFirst}: the one at cu), and the other. */
-    private int first(int j, boolean uFirst) {
-        return uFirst ? ex[j] : ey[j];
-    }
-
-    private int second(int j, boolean uFirst) {
-        return uFirst ? ey[j] : ex[j];
-    }
-
     /**
      * Whether open pair i in the order given ({@code uFirst}: cu before cv) closes a cycle: -2 for its ww edge, a
      * reader node r for an edge r -rw-> (the later node), or -1 when it is possible; {@link #whyEntry} names the key.
      */
     private int impossible(Reachability reach, int i, boolean uFirst) {
-        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
-        whyEntry = chead[i];
+        int a = uFirst ? pairs.cu[i] : pairs.cv[i], b = uFirst ? pairs.cv[i] : pairs.cu[i];
+        whyEntry = pairs.chead[i];
         if (reach.wwCloses(a, b)) return -2;
-        for (int j = chead[i]; j >= 0; j = enext[j]) {
-            int x = first(j, uFirst);
+        for (int j = pairs.chead[i]; j >= 0; j = pairs.enext[j]) {
+            int x = pairs.first(j, uFirst);
             for (int q = g.rStart[x]; q < g.rStart[x + 1]; q++) {
                 int r = g.rNode[q];
                 if (r != b && reach.rwCloses(r, b)) {
@@ -399,13 +283,13 @@ final class PolygraphSolver {
     /** Makes open pair i's order known. */
     private void force(Reachability reach, int i, boolean uFirst) {
         stats.forced++;
-        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
-        int h0 = chead[i];
+        int a = uFirst ? pairs.cu[i] : pairs.cv[i], b = uFirst ? pairs.cv[i] : pairs.cu[i];
+        int h0 = pairs.chead[i];
         if (!reach.depImplied(a, b)) {
-            g.addEdge(a, b, EdgeKind.WW, g.wVer[first(h0, uFirst)], g.wVer[second(h0, uFirst)], Polygraph.FORCED);
+            g.addEdge(a, b, EdgeKind.WW, g.wVer[pairs.first(h0, uFirst)], g.wVer[pairs.second(h0, uFirst)], Polygraph.FORCED);
         }
-        for (int j = h0; j >= 0; j = enext[j]) {
-            int x = first(j, uFirst), y = second(j, uFirst);
+        for (int j = h0; j >= 0; j = pairs.enext[j]) {
+            int x = pairs.first(j, uFirst), y = pairs.second(j, uFirst);
             for (int q = g.rStart[x]; q < g.rStart[x + 1]; q++) {
                 int r = g.rNode[q];
                 if (r != b && newRw(reach, r, b)) g.addEdge(r, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.FORCED);
@@ -415,8 +299,8 @@ final class PolygraphSolver {
 
     /** The cycle that open pair i's order closes: its ww or rw edge, then a path back in the current graph. */
     private Cycle closing(int i, boolean uFirst, int why, int j) {
-        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
-        int x = first(j, uFirst), y = second(j, uFirst);
+        int a = uFirst ? pairs.cu[i] : pairs.cv[i], b = uFirst ? pairs.cv[i] : pairs.cu[i];
+        int x = pairs.first(j, uFirst), y = pairs.second(j, uFirst);
         int mark = g.edges;
         int e = why == -2 ? g.addEdge(a, b, EdgeKind.WW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN)
                 : g.addEdge(why, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
@@ -433,10 +317,10 @@ final class PolygraphSolver {
         // completion time). A variable is true when its pair goes against the hint, so the solver's default
         // polarity, false, starts from the hinted order, and phase saving stays near it: on valid histories the
         // first models are nearly right, and few cycles need learning.
-        boolean[] hintUFirst = new boolean[cons];
-        for (int i = 0; i < cons; i++) hintUFirst[i] = g.hint == null || g.hint[cu[i]] <= g.hint[cv[i]];
+        boolean[] hintUFirst = new boolean[pairs.cons];
+        for (int i = 0; i < pairs.cons; i++) hintUFirst[i] = g.hint == null || g.hint[pairs.cu[i]] <= g.hint[pairs.cv[i]];
         ISolver solver = SolverFactory.newDefault();
-        solver.newVar(cons);
+        solver.newVar(pairs.cons);
         int secondsLeft = (int) Math.max(1, (limits.deadlineNanos() - System.nanoTime()) / 1_000_000_000L);
         solver.setTimeout(secondsLeft);
         int base = g.edges;
@@ -446,24 +330,24 @@ final class PolygraphSolver {
             while (true) {
                 if (System.nanoTime() > limits.deadlineNanos()) {
                     return unknown("the time limit ran out in the SAT search after " + stats.satIterations
-                            + " iterations (" + cons + " open pairs of writes)");
+                            + " iterations (" + pairs.cons + " open pairs of writes)");
                 }
                 stats.satIterations++;
                 long s0 = System.nanoTime();
                 boolean sat = solver.isSatisfiable();
                 stats.solverNanos += System.nanoTime() - s0;
                 if (!sat) {
-                    return violation(minimalCore(clauses, learned));
+                    return violation(LearnedCycles.minimalCore(pairs.cons, clauses, learned));
                 }
                 int[] model = solver.model();
-                boolean[] against = new boolean[cons];
+                boolean[] against = new boolean[pairs.cons];
                 for (int lit : model) {
                     int v = Math.abs(lit) - 1;
-                    if (v < cons) against[v] = lit > 0;
+                    if (v < pairs.cons) against[v] = lit > 0;
                 }
                 g.truncate(base);
                 int[] owner = new int[16];
-                for (int i = 0; i < cons; i++) {
+                for (int i = 0; i < pairs.cons; i++) {
                     boolean uFirst = hintUFirst[i] != against[i];
                     int start = g.edges;
                     addSide(i, uFirst);
@@ -497,9 +381,9 @@ final class PolygraphSolver {
             }
         } catch (ContradictionException e) {
             // The learned clauses are already contradictory (e.g. a unit clause and its negation).
-            return violation(minimalCore(clauses, learned));
+            return violation(LearnedCycles.minimalCore(pairs.cons, clauses, learned));
         } catch (TimeoutException e) {
-            return unknown("the SAT solver ran out of time after " + stats.satIterations + " iterations (" + cons
+            return unknown("the SAT solver ran out of time after " + stats.satIterations + " iterations (" + pairs.cons
                     + " open pairs of writes)");
         } finally {
             g.truncate(base);
@@ -508,46 +392,15 @@ final class PolygraphSolver {
 
     /** Adds the edges of open pair i's order as tentative (CHOSEN) edges. */
     private void addSide(int i, boolean uFirst) {
-        int a = uFirst ? cu[i] : cv[i], b = uFirst ? cv[i] : cu[i];
-        int h0 = chead[i];
-        g.addEdge(a, b, EdgeKind.WW, g.wVer[first(h0, uFirst)], g.wVer[second(h0, uFirst)], Polygraph.CHOSEN);
-        for (int j = h0; j >= 0; j = enext[j]) {
-            int x = first(j, uFirst), y = second(j, uFirst);
+        int a = uFirst ? pairs.cu[i] : pairs.cv[i], b = uFirst ? pairs.cv[i] : pairs.cu[i];
+        int h0 = pairs.chead[i];
+        g.addEdge(a, b, EdgeKind.WW, g.wVer[pairs.first(h0, uFirst)], g.wVer[pairs.second(h0, uFirst)], Polygraph.CHOSEN);
+        for (int j = h0; j >= 0; j = pairs.enext[j]) {
+            int x = pairs.first(j, uFirst), y = pairs.second(j, uFirst);
             for (int q = g.rStart[x]; q < g.rStart[x + 1]; q++) {
                 int r = g.rNode[q];
                 if (r != b) g.addEdge(r, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
             }
-        }
-    }
-
-    /**
-     * A minimal subset of the learned cycles that no choice escapes (deletion-based: drop a cycle whenever the rest
-     * stays unsatisfiable), so that the counterexample is the smallest argument, as PolySI's interpretation step
-     * aims for (§5.3).
-     */
-    private List<Cycle> minimalCore(List<int[]> clauses, List<Cycle> learned) {
-        boolean[] keep = new boolean[clauses.size()];
-        Arrays.fill(keep, true);
-        for (int i = 0; i < clauses.size(); i++) {
-            keep[i] = false;
-            if (satisfiable(clauses, keep)) keep[i] = true;
-        }
-        List<Cycle> out = new ArrayList<>();
-        for (int i = 0; i < clauses.size(); i++) if (keep[i]) out.add(learned.get(i));
-        return out;
-    }
-
-    private boolean satisfiable(List<int[]> clauses, boolean[] keep) {
-        ISolver s = SolverFactory.newDefault();
-        s.newVar(cons);
-        s.setTimeout(10);
-        try {
-            for (int i = 0; i < clauses.size(); i++) if (keep[i]) s.addClause(new VecInt(clauses.get(i)));
-            return s.isSatisfiable();
-        } catch (ContradictionException e) {
-            return false;
-        } catch (TimeoutException e) {
-            return true; // keep the cycle: the core stays a valid (if not minimal) argument
         }
     }
 
@@ -556,6 +409,4 @@ final class PolygraphSolver {
     private Cycle copy(int[] edgeIds) {
         return Cycle.of(g, edgeIds);
     }
-
-
 }

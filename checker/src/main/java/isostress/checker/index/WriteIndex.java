@@ -40,7 +40,10 @@ final class WriteIndex {
             values[p] = value[i];
             codes[p] = code[i];
         }
-        for (int k = 0; k < keyCount; k++) sort(start[k], start[k + 1]);
+        for (int k = 0; k < keyCount; k++) {
+            int len = start[k + 1] - start[k];
+            sort(start[k], start[k + 1], 2 * (32 - Integer.numberOfLeadingZeros(len)));
+        }
     }
 
     /** The code of the write of {@code value} to dense key {@code k}, or {@link #MISSING}. */
@@ -79,9 +82,18 @@ final class WriteIndex {
         throw new IllegalStateException("no such write");
     }
 
-    /** Sorts values[lo, hi) with codes alongside: insertion sort for small buckets, quicksort for hot keys. */
-    private void sort(int lo, int hi) {
+    /**
+     * Sorts values[lo, hi) with codes alongside: insertion sort for small buckets, quicksort for hot keys, heapsort
+     * when quicksort's partitions stay unbalanced past {@code depth} levels (introsort, Musser 1997): one transaction
+     * overwriting a key many times lists its final write before its intermediate ones, a rotated sorted run that
+     * makes median-of-three quicksort quadratic (issue 15).
+     */
+    private void sort(int lo, int hi, int depth) {
         while (hi - lo > 16) {
+            if (depth-- == 0) {
+                heapSort(lo, hi);
+                return;
+            }
             long pivot = median(values[lo], values[(lo + hi) >>> 1], values[hi - 1]);
             int i = lo, j = hi - 1;
             while (i <= j) {
@@ -90,10 +102,10 @@ final class WriteIndex {
                 if (i <= j) swap(i++, j--);
             }
             if (j - lo < hi - i) {
-                sort(lo, j + 1);
+                sort(lo, j + 1, depth);
                 lo = i;
             } else {
-                sort(i, hi);
+                sort(i, hi, depth);
                 hi = j + 1;
             }
         }
@@ -108,6 +120,27 @@ final class WriteIndex {
             }
             values[j + 1] = v;
             codes[j + 1] = c;
+        }
+    }
+
+    private void heapSort(int lo, int hi) {
+        int n = hi - lo;
+        for (int i = n / 2 - 1; i >= 0; i--) siftDown(lo, i, n);
+        for (int end = n - 1; end > 0; end--) {
+            swap(lo, lo + end);
+            siftDown(lo, 0, end);
+        }
+    }
+
+    /** Restores the max-heap of values[lo, lo + n) below position i (relative to lo). */
+    private void siftDown(int lo, int i, int n) {
+        while (true) {
+            int c = 2 * i + 1;
+            if (c >= n) return;
+            if (c + 1 < n && values[lo + c + 1] > values[lo + c]) c++;
+            if (values[lo + i] >= values[lo + c]) return;
+            swap(lo + i, lo + c);
+            i = c;
         }
     }
 

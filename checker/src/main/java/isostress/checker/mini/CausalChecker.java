@@ -1,6 +1,7 @@
 package isostress.checker.mini;
 
 import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.TxnReads;
 import isostress.checker.graph.Csr;
 import isostress.checker.graph.TarjanScc;
 import isostress.checker.history.History;
@@ -54,12 +55,13 @@ final class CausalChecker {
     private static int staleAfterCausalChain(MiniContext ctx, long[] budget) {
         MiniGraph g = ctx.g();
         Csr full = g.full();
-        TarjanScc scc = TarjanScc.of(full);
+        TarjanScc scc = ctx.derived().fullScc();
         if (!scc.anyCycle()) return 0;
         int n = full.n;
         // rw edges inside cyclic components, grouped by target.
         int[] cnt = new int[n + 1];
         for (int u = 0; u < n; u++) {
+            if (!scc.cyclic(scc.comp[u])) continue; // (the edges wanted stay inside one cyclic component)
             for (int p = full.off[u]; p < full.off[u + 1]; p++) {
                 int v = full.tgt[p];
                 if (g.kind(full.eid[p]) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
@@ -71,6 +73,7 @@ final class CausalChecker {
         int[] rwFrom = new int[cnt[n]], rwEdge = new int[cnt[n]];
         int[] fill = Arrays.copyOf(cnt, n);
         for (int u = 0; u < n; u++) {
+            if (!scc.cyclic(scc.comp[u])) continue;
             for (int p = full.off[u]; p < full.off[u + 1]; p++) {
                 int v = full.tgt[p];
                 if (g.kind(full.eid[p]) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
@@ -130,7 +133,8 @@ final class CausalChecker {
         int[] keyLo = new int[m.keyCount], keyHi = new int[m.keyCount];
         List<Integer> byKey = new ArrayList<>();
         int[] order = keyOrderedWriters(m);
-        boolean[] below = m.belowDivergence();
+        // (the walk equals the index's Euler-tour answer when every version hangs in the forest, which local() checks)
+        boolean[] below = ctx.derived().local() ? belowDivergence(m) : m.belowDivergence();
         int bits = 0;
         int prevKey = -1;
         for (int a : order) {
@@ -155,15 +159,17 @@ final class CausalChecker {
         long[] past = new long[m.n * words];
         int[] writerAt = byKey.stream().mapToInt(Integer::intValue).toArray();
         Csr main = ctx.g().main();
+        TxnReads rt = new TxnReads(m);
         for (int t3 : topo) {
             if (budget[0] < 0) return "the causal-past propagation exceeded its budget";
             budget[0] -= words;
-            if (m.included[t3]) {
-                for (int o = h.firstOp(t3); o < h.endOp(t3); o++) {
-                    if (!SaturationChecker.externalRead(m, t3, o)) continue;
-                    int s = m.readSource(t3, o);
-                    if (s == RegisterIndex.NONE) continue;
-                    int x = m.keyId(h.opKey(o));
+            // Most transactions have no such writer in their causal past: nothing to look up, nothing to pass on.
+            boolean empty = true;
+            for (int w = 0; w < words && empty; w++) empty = past[t3 * words + w] == 0;
+            if (m.included[t3] && !empty) {
+                for (int i = 0, nr = rt.load(t3); i < nr; i++) {
+                    int s = rt.src[i];
+                    int x = rt.key[i];
                     int t1 = m.versionTxn(s);
                     for (int b = keyLo[x]; b < keyHi[x]; b++) {
                         if ((past[t3 * words + (b >>> 6)] & (1L << b)) == 0) continue;
@@ -173,10 +179,16 @@ final class CausalChecker {
                         if (t1 >= 0) co.add(t2, t1, x, s, t3);
                     }
                 }
+            }
+            if (m.included[t3]) {
                 for (int a = m.accStart[t3]; a < m.accStart[t3 + 1]; a++) {
-                    if (bitOf[a] >= 0) past[t3 * words + (bitOf[a] >>> 6)] |= 1L << bitOf[a];
+                    if (bitOf[a] >= 0) {
+                        past[t3 * words + (bitOf[a] >>> 6)] |= 1L << bitOf[a];
+                        empty = false;
+                    }
                 }
             }
+            if (empty) continue;
             for (int p = main.off[t3]; p < main.off[t3 + 1]; p++) {
                 EdgeKind k = ctx.g().kind(main.eid[p]);
                 if (k != EdgeKind.SO && k != EdgeKind.WR) continue;
@@ -187,12 +199,40 @@ final class CausalChecker {
         return null;
     }
 
+    /**
+     * For each access: true when it is a version strictly below a version with two or more children. A walk down the
+     * subtrees of the lost updates' children only: linear in what lies below lost updates, not in the history.
+     */
+    private static boolean[] belowDivergence(RegisterIndex m) {
+        boolean[] below = new boolean[m.accCount];
+        int[] stack = new int[16];
+        for (int v = 0; v < m.versionCount; v++) {
+            if (m.childStart[v + 1] - m.childStart[v] < 2) continue;
+            int sp = 0;
+            for (int i = m.childStart[v]; i < m.childStart[v + 1]; i++) {
+                if (sp == stack.length) stack = Arrays.copyOf(stack, sp * 2);
+                stack[sp++] = m.children[i];
+            }
+            while (sp > 0) {
+                int c = stack[--sp];
+                if (c >= m.accCount || below[c]) continue;
+                below[c] = true;
+                for (int i = m.childStart[c]; i < m.childStart[c + 1]; i++) {
+                    if (sp == stack.length) stack = Arrays.copyOf(stack, sp * 2);
+                    stack[sp++] = m.children[i];
+                }
+            }
+        }
+        return below;
+    }
+
+    /** The accesses ordered by key, then by id (a counting sort: linear, and no boxing of millions of ids). */
     private static int[] keyOrderedWriters(RegisterIndex m) {
-        Integer[] ids = new Integer[m.accCount];
-        for (int a = 0; a < m.accCount; a++) ids[a] = a;
-        Arrays.sort(ids, (x, y) -> Integer.compare(m.accKey[x], m.accKey[y]));
+        int[] start = new int[m.keyCount + 1];
+        for (int a = 0; a < m.accCount; a++) start[m.accKey[a] + 1]++;
+        for (int k = 0; k < m.keyCount; k++) start[k + 1] += start[k];
         int[] out = new int[m.accCount];
-        for (int i = 0; i < out.length; i++) out[i] = ids[i];
+        for (int a = 0; a < m.accCount; a++) out[start[m.accKey[a]]++] = a;
         return out;
     }
 

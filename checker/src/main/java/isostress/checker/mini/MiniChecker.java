@@ -1,6 +1,7 @@
 package isostress.checker.mini;
 
 import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.TxnReads;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.index.LevelEvaluation;
 import isostress.checker.model.CheckOptions;
@@ -92,6 +93,16 @@ public final class MiniChecker extends LevelEvaluation {
                 + "(first: T" + m.firstUndetermined + "), so their place in the version order is unknown";
     }
 
+    /**
+     * Prefix consistency is linear only without lost updates (then PC = SI); with them, it takes the prefix search,
+     * whose states grow exponentially with the concurrency (B&amp;E §4.2), so it runs only when asked for.
+     */
+    @Override
+    protected String costly(IsolationLevel l) {
+        if (l != IsolationLevel.PREFIX || lostUpdates() == 0) return null;
+        return "with lost updates it takes a search (Biswas & Enea §4.2), not a linear check";
+    }
+
     /** The level's own check. */
     @Override
     protected LevelResult search(IsolationLevel l) {
@@ -177,15 +188,13 @@ public final class MiniChecker extends LevelEvaluation {
             if (sessionOf.get(h.process(t), 0) == LongPairIntMap.MISSING) sessionOf.put(h.process(t), 0, sessions++);
         }
         SearchHistory.Builder b = new SearchHistory.Builder(m.keyCount, sessions);
+        TxnReads rt = new TxnReads(m);
         for (int t = 0; t < m.n; t++) {
             if (!m.included[t]) continue;
             b.begin(sessionOf.get(h.process(t), 0));
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (!SaturationChecker.externalRead(m, t, o)) continue;
-                int src = m.readSource(t, o);
-                if (src == RegisterIndex.NONE) continue;
-                int wt = m.versionTxn(src);
-                b.read(m.keyId(h.opKey(o)), wt < 0 ? -1 : dense[wt]);
+            for (int i = 0, nr = rt.load(t); i < nr; i++) {
+                int wt = m.versionTxn(rt.src[i]);
+                b.read(rt.key[i], wt < 0 ? -1 : dense[wt]);
             }
             for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) if (m.accWrites[a]) b.write(m.accKey[a]);
             b.end();

@@ -1,6 +1,7 @@
 package isostress.checker.mini;
 
 import isostress.checker.index.RegisterIndex;
+import isostress.checker.index.TxnReads;
 import isostress.checker.graph.Csr;
 import isostress.checker.history.History;
 import isostress.checker.history.LongPairIntMap;
@@ -55,30 +56,38 @@ final class SaturationChecker {
 
     private void saturate() {
         History h = m.h;
+        TxnReads rt = new TxnReads(m);
+        Derived d = ctx.derived();
         // RA: session order is transitive, so for each key the relevant session predecessor is the last earlier
         // transaction of the session that wrote it (the earlier ones precede that one in so, hence in co).
         LongPairIntMap lastSessionWriter = level == IsolationLevel.READ_ATOMIC ? new LongPairIntMap(1024) : null;
-        int[] readOps = new int[16], readSrc = new int[16];
         int[] preds = new int[16];
+        int[] earlier = new int[16];
         predFirstRead = new int[16];
+        // Only the transactions where a violation can be are examined (see Derived); RA's session predecessors are
+        // then needed only for the keys those transactions access.
+        boolean[] examined = d.examined();
+        boolean[] keyNeeded = lastSessionWriter == null ? null : new boolean[m.keyCount];
+        if (keyNeeded != null) {
+            for (int t = 0; t < m.n; t++) {
+                if (!examined[t]) continue;
+                for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) keyNeeded[m.accKey[a]] = true;
+            }
+        }
         for (int t3 = 0; t3 < m.n; t3++) {
             if (!m.included[t3]) continue;
-            int nr = 0;
-            for (int o = h.firstOp(t3); o < h.endOp(t3); o++) {
-                if (!externalRead(m, t3, o)) continue;
-                int src = m.readSource(t3, o);
-                if (src == RegisterIndex.NONE) continue;
+            if (!examined[t3]) {
+                if (lastSessionWriter != null) sessionWrites(lastSessionWriter, keyNeeded, t3);
+                continue;
+            }
+            int nr = rt.load(t3);
+            for (int i = 0; i < nr; i++) {
+                int o = rt.op[i], src = rt.src[i];
                 // wr holds every read (B&E §2.1); the dependency graph has the first read of each key only, so a
                 // repeated read of another version adds its wr edge here.
-                int acc = m.access(t3, m.keyId(h.opKey(o)));
+                int acc = m.access(t3, rt.key[i]);
                 int w = m.versionTxn(src);
                 if (o != m.accReadOp[acc] && w >= 0 && src != m.accSource[acc]) co.addRead(w, t3, m.accKey[acc], src);
-                if (nr == readOps.length) {
-                    readOps = Arrays.copyOf(readOps, nr * 2);
-                    readSrc = Arrays.copyOf(readSrc, nr * 2);
-                }
-                readOps[nr] = o;
-                readSrc[nr++] = src;
             }
             int np = 0;
             if (level == IsolationLevel.READ_ATOMIC) {
@@ -88,23 +97,26 @@ final class SaturationChecker {
                     predFirstRead = new int[nr + 1];
                 }
                 for (int i = 0; i < nr; i++) {
-                    int w = m.versionTxn(readSrc[i]);
+                    int w = m.versionTxn(rt.src[i]);
                     if (w < 0) continue;
                     int j = indexOf(preds, np, w);
                     if (j < 0) {
                         preds[np] = w;
-                        predFirstRead[np++] = readOps[i];
-                    } else if (readOps[i] < predFirstRead[j]) {
-                        predFirstRead[j] = readOps[i];
+                        predFirstRead[np++] = rt.op[i];
+                    } else if (rt.op[i] < predFirstRead[j]) {
+                        predFirstRead[j] = rt.op[i];
                     }
                 }
             }
+            // RC: the earlier reads that returned a written version (reads of initial versions have no writer to
+            // order), so a long transaction that keeps reading initial values stays linear.
+            int ne = 0;
             for (int i = 0; i < nr; i++) {
-                int x = m.keyId(h.opKey(readOps[i]));
-                int s = readSrc[i];
+                int x = rt.key[i];
+                int s = rt.src[i];
                 if (level == IsolationLevel.READ_ATOMIC) {
                     for (int j = 0; j < np; j++) {
-                        MtcAnomaly alias = predFirstRead[j] < readOps[i] ? MtcAnomaly.NON_MONOTONIC_READ
+                        MtcAnomaly alias = predFirstRead[j] < rt.op[i] ? MtcAnomaly.NON_MONOTONIC_READ
                                 : MtcAnomaly.FRACTURED_READ;
                         consider(preds[j], t3, x, s, alias, false);
                     }
@@ -113,17 +125,22 @@ final class SaturationChecker {
                         consider(sp, t3, x, s, MtcAnomaly.SESSION_GUARANTEE_VIOLATION, true);
                     }
                 } else {
-                    for (int j = 0; j < i; j++) {
-                        int t2 = m.versionTxn(readSrc[j]);
-                        if (t2 >= 0) consider(t2, t3, x, s, MtcAnomaly.NON_MONOTONIC_READ, false);
+                    for (int j = 0; j < ne; j++) {
+                        consider(m.versionTxn(rt.src[earlier[j]]), t3, x, s, MtcAnomaly.NON_MONOTONIC_READ, false);
+                    }
+                    if (m.versionTxn(s) >= 0) {
+                        if (ne == earlier.length) earlier = Arrays.copyOf(earlier, ne * 2);
+                        earlier[ne++] = i;
                     }
                 }
             }
-            if (lastSessionWriter != null) {
-                for (int a = m.accStart[t3]; a < m.accStart[t3 + 1]; a++) {
-                    if (m.accWrites[a]) lastSessionWriter.put(h.process(t3), m.accKey[a], t3);
-                }
-            }
+            if (lastSessionWriter != null) sessionWrites(lastSessionWriter, keyNeeded, t3);
+        }
+    }
+
+    private void sessionWrites(LongPairIntMap lastSessionWriter, boolean[] keyNeeded, int t) {
+        for (int a = m.accStart[t]; a < m.accStart[t + 1]; a++) {
+            if (m.accWrites[a] && keyNeeded[m.accKey[a]]) lastSessionWriter.put(m.h.process(t), m.accKey[a], t);
         }
     }
 
@@ -168,18 +185,24 @@ final class SaturationChecker {
     static int acyclic(MiniContext ctx, CoEdges co, IsolationLevel level) {
         MiniGraph g = ctx.g();
         Csr main = g.main();
+        boolean[] keep = onCycles(ctx, co);
+        if (keep == null) return 0;
         int m = 0;
-        for (int p = 0; p < main.edgeCount(); p++) {
-            EdgeKind k = g.kind(main.eid[p]);
-            if (k == EdgeKind.SO || k == EdgeKind.WR) m++;
+        for (int u = 0; u < main.n; u++) {
+            if (!keep[u]) continue;
+            for (int p = main.off[u]; p < main.off[u + 1]; p++) {
+                EdgeKind k = g.kind(main.eid[p]);
+                if ((k == EdgeKind.SO || k == EdgeKind.WR) && keep[main.tgt[p]]) m++;
+            }
         }
         int total = m + co.size;
         int[] from = new int[total], to = new int[total], ids = new int[total];
         int i = 0;
         for (int u = 0; u < main.n; u++) {
+            if (!keep[u]) continue;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
                 EdgeKind k = g.kind(main.eid[p]);
-                if (k != EdgeKind.SO && k != EdgeKind.WR) continue;
+                if (k != EdgeKind.SO && k != EdgeKind.WR || !keep[main.tgt[p]]) continue;
                 from[i] = u;
                 to[i] = main.tgt[p];
                 ids[i++] = main.eid[p];
@@ -204,16 +227,53 @@ final class SaturationChecker {
                 : ctx.reporter().cycle(steps, level));
     }
 
-    /** True when op o of t is an external read: a read (or CAS) of a key before t writes it. */
-    static boolean externalRead(RegisterIndex m, int t, int o) {
-        History h = m.h;
-        byte kind = h.opKind(o);
-        if (kind != History.READ && kind != History.CAS) return false;
-        long key = h.opKey(o);
-        for (int q = h.firstOp(t); q < o; q++) {
-            if (h.opKey(q) == key && (h.opKind(q) == History.WRITE || h.opKind(q) == History.CAS)) return false;
+    /**
+     * The transactions a cycle of so ∪ wr ∪ co can visit, or null when there is none: so ∪ wr is part of the
+     * dependency graph, so a cycle without co edges stays in one of its cyclic components; one through a co edge
+     * u → v visits only transactions v reaches. Edges elsewhere are left out of the search, which then costs what
+     * the violations touch rather than the whole history (issue 15).
+     */
+    private static boolean[] onCycles(MiniContext ctx, CoEdges co) {
+        MiniGraph g = ctx.g();
+        Csr main = g.main();
+        int n = main.n;
+        boolean[] keep = ctx.derived().cyclic().clone();
+        boolean any = false;
+        for (int t = 0; t < n && !any; t++) any = keep[t];
+        if (co.size == 0) return any ? keep : null;
+        int[] coOff = new int[n + 1], coTo = new int[co.size];
+        for (int c = 0; c < co.size; c++) coOff[co.from[c] + 1]++;
+        for (int u = 0; u < n; u++) coOff[u + 1] += coOff[u];
+        int[] fill = java.util.Arrays.copyOf(coOff, n);
+        for (int c = 0; c < co.size; c++) coTo[fill[co.from[c]]++] = co.to[c];
+        boolean[] seen = new boolean[n];
+        int[] queue = new int[n];
+        int head = 0, tail = 0;
+        for (int c = 0; c < co.size; c++) {
+            if (!seen[co.to[c]]) {
+                seen[co.to[c]] = true;
+                queue[tail++] = co.to[c];
+            }
         }
-        return true;
+        while (head < tail) {
+            int u = queue[head++];
+            keep[u] = true;
+            for (int p = main.off[u]; p < main.off[u + 1]; p++) {
+                EdgeKind k = g.kind(main.eid[p]);
+                int v = main.tgt[p];
+                if ((k == EdgeKind.SO || k == EdgeKind.WR) && !seen[v]) {
+                    seen[v] = true;
+                    queue[tail++] = v;
+                }
+            }
+            for (int p = coOff[u]; p < coOff[u + 1]; p++) {
+                if (!seen[coTo[p]]) {
+                    seen[coTo[p]] = true;
+                    queue[tail++] = coTo[p];
+                }
+            }
+        }
+        return keep;
     }
 
     private static int indexOf(int[] a, int n, int v) {

@@ -13,6 +13,7 @@ import isostress.generator.sim.ListAppendSimulation;
 import isostress.generator.sim.MiniSimulation;
 import isostress.generator.sim.TextSink;
 import isostress.generator.sim.TxnSink;
+import isostress.generator.sim.ViolationSink;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -79,6 +80,11 @@ public final class BenchCheckCommand implements Callable<Integer> {
             description = "list-append: keys in use at any time (default ${DEFAULT-VALUE}).")
     int activeKeys;
 
+    @Option(names = "--inject", paramLabel = "KIND[:N]",
+            description = "Make the history invalid: N (default 1) lost updates or write skews on fresh keys, spread "
+                    + "over the run: lost-update:1, lost-update:100, write-skew:1.")
+    String inject;
+
     @Override
     public Integer call() throws Exception {
         HistoryFormat fmt = CheckCommand.parseFormat(format);
@@ -93,37 +99,44 @@ public final class BenchCheckCommand implements Callable<Integer> {
         if (lists && fmt != HistoryFormat.JSONL) throw new Main.UsageException("list-append histories are written as jsonl");
         Path f = file != null ? file : Files.createTempFile("isostress-bench", fmt == HistoryFormat.TEXT ? ".txt" : ".jsonl");
         long g0 = System.nanoTime();
+        ViolationSink.Spec violations = injected();
+        if (lists && violations != null) throw new Main.UsageException("--inject applies to --kind mt");
         try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16)) {
             if (lists) {
                 ListAppendSimulation.run(new ListAppendSimulation.Config(txns, sessions, 4, reads, activeKeys, listLength,
                         seed), w);
             } else {
                 TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
+                if (violations != null) sink = new ViolationSink(sink, violations, txns, keys);
                 MiniSimulation.run(MiniSimulation.Config.serializable(txns, sessions, distribution(), seed), sink);
             }
         }
         long genMs = ms(g0);
         String shape = lists ? String.format(Locale.ROOT, "list-append, %d active keys of %d appends, %.0f%% reads",
                 activeKeys, listLength, reads * 100) : String.format(Locale.ROOT, "%,d keys, %s", keys, dist);
-        System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %s) in %,d ms: %s (%,d MB)%n",
-                txns, sessions, shape, genMs, f, Files.size(f) >> 20);
+        System.out.printf(Locale.ROOT, "generated %,d transactions (%d sessions, %s%s) in %,d ms: %s (%,d MB)%n",
+                txns, sessions, shape, violations == null ? "" : ", injected " + violations, genMs, f,
+                Files.size(f) >> 20);
         System.gc();
         HeapMeter.reset();
         long p0 = System.nanoTime(), c0 = cpuNanos();
         History h = fmt.read(f);
         long parseMs = ms(p0), parseCpuMs = (cpuNanos() - c0) / 1_000_000;
         System.out.printf(Locale.ROOT, "parse   %,8d ms  (%,d ms cpu)%n", parseMs, parseCpuMs);
-        long ser = time(h, IsolationLevel.SERIALIZABLE);
+        IsolationLevel valid = violations == null ? IsolationLevel.STRICT_SERIALIZABLE
+                : violations.kind().strongestValid();
+        long ser = time(h, IsolationLevel.SERIALIZABLE, valid);
         long serCpu = lastCpuMs;
-        long si = time(h, IsolationLevel.SNAPSHOT_ISOLATION);
-        long psi = time(h, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION);
-        long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE) : -1;
+        long si = time(h, IsolationLevel.SNAPSHOT_ISOLATION, valid);
+        long psi = time(h, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION, valid);
+        long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE, valid) : -1;
         long peak = HeapMeter.peakMb();
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
         if (file == null) Files.deleteIfExists(f);
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("kind", kind);
         line.put("txns", txns);
+        if (violations != null) line.put("inject", violations.toString());
         line.put("parse_ms", parseMs);
         line.put("parse_cpu_ms", parseCpuMs);
         line.put("ser_cpu_ms", serCpu);
@@ -139,17 +152,36 @@ public final class BenchCheckCommand implements Callable<Integer> {
     /** CPU time of the last {@link #time} call. */
     private long lastCpuMs;
 
-    private long time(History h, IsolationLevel level) {
+    private ViolationSink.Spec injected() {
+        if (inject == null) return null;
+        ViolationSink.Spec s = ViolationSink.Spec.parse(inject);
+        if (s == null) {
+            throw new Main.UsageException("unknown --inject '" + inject + "': use lost-update[:N] or write-skew[:N]");
+        }
+        return s;
+    }
+
+    /**
+     * Times the check of {@code level} as {@code check --level} runs it (with the weaker levels examined when it is
+     * violated), and insists on the verdict the synthetic history has by construction: valid at {@code valid} and
+     * every level it implies, invalid above, never unknown.
+     */
+    private long time(History h, IsolationLevel level, IsolationLevel valid) {
         System.gc(); // the previous check's index is garbage: collect it outside the timed part, as JMH does
         long t0 = System.nanoTime(), c0 = cpuNanos();
         Result r = Checker.check(h, List.of(level), CheckOptions.DEFAULTS);
         long t = ms(t0);
         lastCpuMs = (cpuNanos() - c0) / 1_000_000;
-        System.out.printf(Locale.ROOT, "%-7s %,8d ms  (%,d ms cpu)  %s%n", level.alias(), t, lastCpuMs,
-                r.level(level).verdict().jsonName());
-        if (r.level(level).verdict() != Verdict.VALID) {
-            throw new IllegalStateException("the synthetic history should be valid at " + level + ": "
-                    + r.level(level).reason());
+        Verdict expected = valid.implies(level) ? Verdict.VALID : Verdict.INVALID;
+        System.out.printf(Locale.ROOT, "%-7s %,8d ms  (%,d ms cpu)  %s%s%n", level.alias(), t, lastCpuMs,
+                r.level(level).verdict().jsonName(),
+                expected == Verdict.VALID ? "" : "  weakest violated: " + r.weakestViolated());
+        for (var l : r.levels()) {
+            Verdict want = valid.implies(l.level()) ? Verdict.VALID : Verdict.INVALID;
+            if (l.verdict() != want) {
+                throw new IllegalStateException("the synthetic history should be " + want.jsonName() + " at "
+                        + l.level() + ": " + l.verdict().jsonName() + ", " + l.reason());
+            }
         }
         return t;
     }

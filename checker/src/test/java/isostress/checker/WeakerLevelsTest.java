@@ -1,0 +1,70 @@
+package isostress.checker;
+
+import isostress.checker.history.History;
+import isostress.checker.index.LevelEvaluation;
+import isostress.checker.model.CheckOptions;
+import isostress.checker.model.Result;
+import isostress.checker.model.Verdict;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static isostress.checker.Fig5AnomalyTest.p;
+import static isostress.checker.model.IsolationLevel.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The weaker levels examined after a violation, to name the weakest violated one, cost no more than the linear checks
+ * (issue 15): prefix consistency, which needs a search once there are lost updates, is left out unless asked for, and
+ * the result says so.
+ */
+class WeakerLevelsTest {
+    /** A lost update on key 1 and a long fork on keys 2 and 3: violates prefix, hence SI and SER. */
+    private static History lostUpdateAndLongFork() {
+        return new Hist().concurrent(p(1, 2, 3, 4, 5, 6), "r 1 nil, w 1 1", "r 1 nil, w 1 2", "r 2 nil, w 2 1",
+                "r 3 nil, w 3 1", "r 2 1, r 3 nil", "r 3 1, r 2 nil").build();
+    }
+
+    @Test
+    void withLostUpdatesPrefixIsNotSearchedUnlessAsked() {
+        History h = new Hist().concurrent(p(1, 2), "r 1 nil, w 1 1", "r 1 nil, w 1 2").build();
+        Result r = Checker.check(h, List.of(SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertNull(r.level(PREFIX), r.levels().toString());
+        for (var l : List.of(READ_COMMITTED, READ_ATOMIC, CAUSAL)) assertEquals(Verdict.VALID, r.level(l).verdict());
+        assertEquals(List.of(SNAPSHOT_ISOLATION), r.weakestViolated());
+        Map<?, ?> skipped = (Map<?, ?>) r.stats().get(LevelEvaluation.NOT_EXAMINED);
+        assertNotNull(skipped, r.stats().toString());
+        assertTrue(skipped.get("prefix").toString().contains("--level pc"), skipped.toString());
+    }
+
+    @Test
+    void prefixAskedForIsStillSearched() {
+        Result r = Checker.check(lostUpdateAndLongFork(), List.of(SERIALIZABLE, PREFIX), CheckOptions.DEFAULTS);
+        assertEquals(Verdict.INVALID, r.level(PREFIX).verdict(), r.level(PREFIX).reason());
+        assertEquals(List.of(PREFIX), r.weakestViolated());
+        assertNull(r.stats().get(LevelEvaluation.NOT_EXAMINED));
+    }
+
+    @Test
+    void leftOutPrefixIsNamedNotGuessed() {
+        // The weakest violated level is prefix, but only a search tells: the linear checks name SI and say why.
+        Result r = Checker.check(lostUpdateAndLongFork(), List.of(SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertNull(r.level(PREFIX));
+        assertEquals(List.of(SNAPSHOT_ISOLATION), r.weakestViolated());
+        assertTrue(r.stats().containsKey(LevelEvaluation.NOT_EXAMINED));
+    }
+
+    @Test
+    void withoutLostUpdatesPrefixIsDecidedLinearly() {
+        History h = new Hist().concurrent(p(1, 2), "r 1 nil, r 2 nil, w 1 1", "r 1 nil, r 2 nil, w 2 1").build();
+        Result r = Checker.check(h, List.of(SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertEquals(Verdict.VALID, r.level(PREFIX).verdict());
+        assertEquals(List.of(SERIALIZABLE), r.weakestViolated());
+        assertFalse(r.stats().containsKey(LevelEvaluation.NOT_EXAMINED));
+    }
+}
