@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -45,7 +46,7 @@ public final class CampaignLoader {
             "seed");
     private static final List<String> WORKLOAD = List.of("type", "sessions", "transactions", "keys", "distribution",
             "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
-            "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix");
+            "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix", "rate");
     /** The levels an sql workload's {@code isolation-mix} may name. */
     private static final List<String> MIX_LEVELS = List.of("read-committed", "repeatable-read", "snapshot",
             "serializable");
@@ -110,6 +111,10 @@ public final class CampaignLoader {
         ConfigNode w = root.object("workload");
         WorkloadSpec workload = workload(w);
         Duration duration = w.duration("duration", false); // 0 would run nothing and report it valid
+        double rate = rate(w);
+        if (rate > 0 && workload.type() == WorkloadType.SQL) {
+            w.problem("rate", "applies to key-value workloads (mini, rw-register, list-append, cas), not sql");
+        }
         NemesisSpec nemesis = root.has("nemesis") ? nemesis(root.object("nemesis"), workload.seed()) : null;
         DatabaseSpec db = database(root.object("database"), nemesis);
         if (nemesis != null) checkTargets(root.object("nemesis"), nemesis, db);
@@ -149,8 +154,43 @@ public final class CampaignLoader {
                     + " ms): no fault would happen");
         }
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
-        return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop,
+        return new Campaign(name, file, db, workload, duration, rate, levels, maxAnomalies, searchBudget, runs, stop,
                 stream, store, text, nemesis, checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
+    }
+
+    /** A transaction rate beyond which no client keeps pace (one per microsecond); above it is surely a typo. */
+    static final double MAX_RATE = 1_000_000;
+    private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*/\\s*s");
+
+    /**
+     * {@code workload.rate}: transactions per second over all sessions, written {@code 500/s} (or a bare number);
+     * 0, the default, runs closed-loop (each session starts its next transaction when the last ends).
+     */
+    private static double rate(ConfigNode w) {
+        if (!w.has("rate")) return 0;
+        String s = w.string("rate", null);
+        if (s == null) return 0; // reported
+        Matcher m = RATE.matcher(s.trim());
+        double v;
+        if (m.matches()) {
+            v = Double.parseDouble(m.group(1));
+        } else {
+            try {
+                v = Double.parseDouble(s.trim());
+            } catch (NumberFormatException e) {
+                v = Double.NaN;
+            }
+        }
+        if (!(v >= 0) || !Double.isFinite(v)) {
+            w.problem("rate", "must be transactions per second such as 500/s (0: as fast as possible), was '"
+                    + ConfigNode.shorten(s) + "'");
+            return 0;
+        }
+        if (v > MAX_RATE) {
+            w.problem("rate", "must be at most " + (long) MAX_RATE + "/s, was '" + ConfigNode.shorten(s) + "'");
+            return 0;
+        }
+        return v;
     }
 
     /**

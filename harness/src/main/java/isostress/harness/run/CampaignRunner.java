@@ -117,7 +117,7 @@ public final class CampaignRunner {
             log.line("cleanup: " + line);
             out.println("isostress: " + line);
         }
-        RunStats stats = new RunStats(workload);
+        RunStats stats = new RunStats(workload, campaign.rate());
         String description = null;
         String error = null;
         RunningDatabase db = null;
@@ -212,13 +212,14 @@ public final class CampaignRunner {
                 recorder.onCompletion(streamer::accept);
                 streamer.start();
             }
-            stats.started();
+            stats.started(dir.latencyLog());
             TxnDispatch dispatch = TxnDispatch.of(workload);
+            Schedule schedule = new Schedule(stats.startNanos(), campaign.rate());
             for (int s = 0; s < workload.spec().sessions(); s++) {
                 int node = s % nodes.size();
                 SessionWorker w = new SessionWorker(s, node, nodes.size() > 1 ? nodes.get(node).name() : null,
                         workload, dispatch, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
-                        campaign.nemesis() != null, outcomes);
+                        campaign.nemesis() != null, outcomes, schedule);
                 workers.add(w);
                 Thread t = new Thread(() -> {
                     w.run();

@@ -26,8 +26,9 @@ import java.util.function.Consumer;
 /**
  * Appends every invocation and completion to {@code history.jsonl} in one global order (DESIGN.md): the event's
  * index is its position in that order, its time the nanoseconds since the run started on one monotonic clock, so
- * real time comes from indices and there is no clock skew. Whole lines are written under one lock and flushed every
- * 100 ms and at the end, so a crash leaves a checkable prefix.
+ * real time comes from indices and there is no clock skew. Whole lines are generated under one lock into a buffer
+ * and reach the file in one write(2) per batch: once 64 KiB have gathered, every 10 ms, and at the end, so a crash
+ * leaves a checkable prefix and loses at most the last 10 ms (or 64 KiB) of events.
  *
  * <p>Every line is written by Jackson's streaming {@link JsonGenerator}, so strings (node names, errors, fault
  * values) are escaped by construction (RFC 8259 §7).
@@ -50,9 +51,11 @@ public final class HistoryRecorder implements AutoCloseable {
             .map(o -> new SerializedString(o.jepsenName())).toArray(SerializedString[]::new);
     // Whole lines only reach the file: a BufferedWriter would spill a full buffer mid-line, and a harness killed
     // right then would leave a truncated last line that no reader accepts. Lines gather here and go out in one
-    // write(2) each time (at 64 KiB or every 100 ms), which a SIGKILL cannot split.
+    // write(2) each time (at 64 KiB or every 10 ms), which a SIGKILL cannot split.
     // The generator writes UTF-8 into `pending` (its own buffer spills there mid-line, which is harmless: only
     // drain() moves bytes to the file, and it runs between lines after flushing the generator).
+    /** The longest a completed line waits in memory: what a SIGKILL can lose, at most 10 ms of events. */
+    static final long FLUSH_MS = 10;
     private final OutputStream out;
     private final LineBuffer pending = new LineBuffer(1 << 17);
     private final JsonGenerator gen;
@@ -81,7 +84,7 @@ public final class HistoryRecorder implements AutoCloseable {
         gen.writeEndObject();
         endLine();
         drain();
-        flusher.scheduleWithFixedDelay(this::flush, 100, 100, TimeUnit.MILLISECONDS);
+        flusher.scheduleWithFixedDelay(this::flush, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
     }
 
     /** Nanoseconds since the run started. */
