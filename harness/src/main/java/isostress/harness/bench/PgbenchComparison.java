@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * history) against pgbench (libpq, recording nothing) running the same 14 shapes with the same weights, keys and
  * isolation, on the same embedded PostgreSQL, for the same time. pgbench runs in both its query modes: {@code -M
  * simple} (each statement parsed and planned every time) and {@code -M prepared} (each statement prepared once per
- * connection, as isostress's clients do). Each round runs isostress, then pgbench simple, then pgbench prepared,
+ * connection, as isostress's clients do). After an uncounted isostress warm-up of up to 5 s (JIT compilation), each
+ * round runs isostress, then pgbench simple, then pgbench prepared,
  * back to back; the ratios are taken within a round (paired, so the shared machine's drift moves both sides) and
  * reported as min/median/max over the rounds. Keys are uniform (pgbench's zipfian needs an exponent above 1).
  * pgbench 15 counts serialization failures and goes on; its tps counts committed transactions only, like
@@ -56,6 +57,9 @@ final class PgbenchComparison {
                     Files.writeString(f, script(s, keys, isolation), StandardCharsets.UTF_8);
                     scripts.add(f + "@1");
                 }
+                // Not counted: the JVM compiles the client's hot paths (pgbench is compiled ahead of time).
+                out.println("warm-up (not counted):");
+                isostress(server, sessions, Math.min(seconds, 5), keys, isolation, out);
                 for (int r = 0; r < rounds; r++) {
                     iso[r] = isostress(server, sessions, seconds, keys, isolation, out);
                     simple[r] = pgbench(server, "simple", sessions, seconds, scripts, out);
