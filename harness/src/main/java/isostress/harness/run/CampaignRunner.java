@@ -243,6 +243,7 @@ public final class CampaignRunner {
             }
             for (Thread t : threads) t.join();
             if (streamer != null) {
+                recorder.flush(); // the last batch reaches the streaming check before its last look
                 streamer.close();
                 streaming = streamer.report();
             }

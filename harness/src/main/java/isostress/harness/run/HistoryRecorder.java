@@ -18,29 +18,33 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
  * Appends every invocation and completion to {@code history.jsonl} in one global order (DESIGN.md): the event's
  * index is its position in that order, its time the nanoseconds since the run started on one monotonic clock, so
- * real time comes from indices and there is no clock skew. Whole lines are generated under one lock into a buffer
- * and reach the file in one write(2) per batch: once 64 KiB have gathered, every 10 ms, and at the end, so a crash
- * leaves a checkable prefix and loses at most the last 10 ms (or 64 KiB) of events.
+ * real time comes from indices and there is no clock skew.
+ *
+ * <p>Batched: a session only takes the next index and time and fills a slot of the pending batch under the lock (a
+ * few field stores, no allocation: the slots are reused); the "history-writer" thread swaps the batch out every
+ * {@value #FLUSH_MS} ms, or as soon as {@value #BATCH} events are pending, generates its lines and sends them to the
+ * file in one write(2). Before, every session generated its JSON, and now and then wrote 64 KiB to the file, under
+ * the one lock: with 64 sessions on 2 cores a session preempted while holding it stalled all the others (a fifth of
+ * the sessions' time went to waiting there). Only whole lines reach the file, in index order, so a killed run leaves
+ * a checkable prefix, missing at most the last {@value #FLUSH_MS} ms (or one batch) of events. A session finding
+ * {@value #MAX_PENDING} events pending waits for the writer (back-pressure: memory stays bounded).
  *
  * <p>Every line is written by Jackson's streaming {@link JsonGenerator}, so strings (node names, errors, fault
  * values) are escaped by construction (RFC 8259 §7).
  *
  * <p>A listener ({@link #onCompletion}) sees each completed transaction as the reader of the file will: numbered by
- * its invocation among all transactions, with the same indices, times and line. The streaming check uses it rather
- * than re-reading the file.
+ * its invocation among all transactions, with the same indices, times and line, in index order, on the writer
+ * thread. The streaming check uses it rather than re-reading the file.
  */
 public final class HistoryRecorder implements AutoCloseable {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
-    // Names and fixed values quoted once (Jackson copies their bytes): the hot path stays about as fast as the
-    // StringBuilder lines this replaced (HistoryRecorderBench).
+    // Names and fixed values quoted once (Jackson copies their bytes).
     private static final SerializedString INDEX = new SerializedString("index"), TYPE = new SerializedString("type"),
             PROCESS = new SerializedString("process"), TIME = new SerializedString("time"),
             F = new SerializedString("f"), VALUE = new SerializedString("value"), NODE = new SerializedString("node"),
@@ -49,24 +53,31 @@ public final class HistoryRecorder implements AutoCloseable {
             APPEND = new SerializedString("append"), CAS = new SerializedString("cas");
     private static final SerializedString[] OUTCOMES = Arrays.stream(Outcome.values())
             .map(o -> new SerializedString(o.jepsenName())).toArray(SerializedString[]::new);
+    /** The writer takes the pending events at least this often (ms): what a SIGKILL can lose, at most. */
+    static final long FLUSH_MS = 5;
+    /** Pending events that wake the writer before its period is up. */
+    static final int BATCH = 4096;
+    /** Pending events at which sessions wait for the writer. */
+    static final int MAX_PENDING = 1 << 16;
     // Whole lines only reach the file: a BufferedWriter would spill a full buffer mid-line, and a harness killed
-    // right then would leave a truncated last line that no reader accepts. Lines gather here and go out in one
-    // write(2) each time (at 64 KiB or every 10 ms), which a SIGKILL cannot split.
-    // The generator writes UTF-8 into `pending` (its own buffer spills there mid-line, which is harmless: only
-    // drain() moves bytes to the file, and it runs between lines after flushing the generator).
-    /** The longest a completed line waits in memory: what a SIGKILL can lose, at most 10 ms of events. */
-    static final long FLUSH_MS = 10;
+    // right then would leave a truncated last line that no reader accepts. A batch's lines gather in `lines` and go
+    // out in one write(2), which a SIGKILL cannot split. The generator writes UTF-8 into `lines` (its own buffer
+    // spills there mid-line, which is harmless: only the writer moves bytes to the file, after flushing the
+    // generator at the end of a batch).
     private final OutputStream out;
-    private final LineBuffer pending = new LineBuffer(1 << 17);
+    private final LineBuffer lines = new LineBuffer(1 << 17);
     private final JsonGenerator gen;
     private final long start = System.nanoTime();
-    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "history-flush");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Thread writer;
+    // Guarded by this: the next index, the batch being filled, and the state.
     private long index;
+    private Event[] pending = Event.slots(BATCH), spare = Event.slots(BATCH);
+    private int pendingCount;
+    /** Events in the file (and seen by the listener): the writer's progress, for {@link #flush}. */
+    private long written = 0;
     private boolean closed;
+    private volatile Throwable failure;
+    // The writer thread's own.
     private int invocations;
     private Consumer<Txn> listener;
     /** Per process, its transaction in flight: {id, invocation index, invocation time}; kept only for a listener. */
@@ -76,15 +87,17 @@ public final class HistoryRecorder implements AutoCloseable {
     public HistoryRecorder(Path file, long initial) throws IOException {
         out = Files.newOutputStream(file);
         // No separator between root values: each line ends with the '\n' written after it.
-        gen = MAPPER.getFactory().createGenerator(pending).setRootValueSeparator(null);
+        gen = MAPPER.getFactory().createGenerator(lines).setRootValueSeparator(null);
         gen.writeStartObject();
         gen.writeStringField("type", "header");
         gen.writeBooleanField("real-time", true);
         gen.writeNumberField("initial-default", initial);
         gen.writeEndObject();
-        endLine();
+        gen.writeRaw('\n');
         drain();
-        flusher.scheduleWithFixedDelay(this::flush, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
+        writer = new Thread(this::writeLoop, "history-writer");
+        writer.setDaemon(true);
+        writer.start();
     }
 
     /** Nanoseconds since the run started. */
@@ -93,61 +106,54 @@ public final class HistoryRecorder implements AutoCloseable {
     }
 
     /**
-     * Calls {@code listener} with every transaction completed from now on, under the recorder's lock (so in
-     * completion order; it must be quick). Set it before the first invocation.
+     * Calls {@code listener} with every transaction completed from now on, in index order, on the writer thread (so
+     * it must be quick). Set it before the first invocation.
      */
     public synchronized void onCompletion(Consumer<Txn> listener) {
-        this.listener = listener;
+        this.listener = listener; // published to the writer by this lock, which it takes for every batch
     }
 
     /** Records that {@code process} invokes a transaction of {@code ops} (read values not known yet). */
     public synchronized void invoke(long process, List<MicroOp> ops) {
-        long idx = index, time = now();
-        line(INVOKE, idx, time, process, ops, null, null);
-        if (listener != null) inFlight.put(process, new long[] {invocations, idx, time});
-        invocations++;
+        Event e = slot();
+        e.kind = Event.INVOKE;
+        e.process = process;
+        e.ops = ops;
+        queued();
     }
 
     /** Records the completion of {@code process}'s transaction. */
-    public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error) {
+    public void complete(long process, Outcome outcome, List<MicroOp> ops, String error) {
         complete(process, outcome, ops, error, null);
     }
 
     /** Records the completion of {@code process}'s transaction on {@code node} (null: a single server). */
     public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error, String node) {
-        long idx = index, time = now();
-        line(OUTCOMES[outcome.ordinal()], idx, time, process, ops, error, node);
-        long[] inv = listener == null ? null : inFlight.remove(process);
-        if (inv != null) {
-            // Line idx + 2: the header is line 1 and every event one line, as the JSONL reader counts them.
-            listener.accept(new Txn((int) inv[0], process, outcome, ops, inv[1], idx, inv[2], time, (int) idx + 2,
-                    node, null));
-        }
+        Event e = slot();
+        e.kind = Event.COMPLETE;
+        e.outcome = outcome;
+        e.process = process;
+        e.ops = ops;
+        e.error = error;
+        e.node = node;
+        queued();
     }
 
     /**
      * Records an event of another process (a fault). {@code value} (null: none) is written as JSON by Jackson, for
      * example a map of strings and numbers.
      */
-    public synchronized void side(String process, String type, String f, Object value) {
-        checkOpen();
-        // Converted before the line starts, so a value Jackson cannot write fails here and leaves no half line.
+    public void side(String process, String type, String f, Object value) {
+        // Converted first, so a value Jackson cannot write fails in the caller and leaves no half line.
         JsonNode tree = value == null ? null : MAPPER.valueToTree(value);
-        try {
-            gen.writeStartObject();
-            gen.writeNumberField("index", index++);
-            gen.writeStringField("type", type);
-            gen.writeStringField("process", process);
-            gen.writeNumberField("time", now());
-            gen.writeStringField("f", f);
-            if (tree != null) {
-                gen.writeFieldName("value");
-                gen.writeTree(tree);
-            }
-            gen.writeEndObject();
-            endLine();
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing the history", e);
+        synchronized (this) {
+            Event e = slot();
+            e.kind = Event.SIDE;
+            e.sideProcess = process;
+            e.type = type;
+            e.f = f;
+            e.tree = tree;
+            queued();
         }
     }
 
@@ -156,40 +162,158 @@ public final class HistoryRecorder implements AutoCloseable {
         return index;
     }
 
-    private void line(SerializedString type, long idx, long time, long process, List<MicroOp> ops, String error,
-                      String node) {
-        checkOpen();
-        index = idx + 1;
-        try {
-            gen.writeStartObject();
-            gen.writeFieldName(INDEX);
-            gen.writeNumber(idx);
-            gen.writeFieldName(TYPE);
-            gen.writeString(type);
-            gen.writeFieldName(PROCESS);
-            gen.writeNumber(process);
-            gen.writeFieldName(TIME);
-            gen.writeNumber(time);
-            gen.writeFieldName(F);
-            gen.writeString(TXN);
-            gen.writeFieldName(VALUE);
-            gen.writeStartArray();
-            for (int i = 0; i < ops.size(); i++) op(ops.get(i));
-            gen.writeEndArray();
-            if (node != null) {
-                gen.writeFieldName(NODE);
-                gen.writeString(node);
-            }
-            if (error != null) {
-                // The driver's message, which may quote a URL: masked like everything else the run stores.
-                gen.writeFieldName(ERROR);
-                gen.writeString(Secrets.mask(error));
-            }
-            gen.writeEndObject();
-            endLine();
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing the history", e);
+    /**
+     * Waits until every event recorded so far is in the file and the listener has seen it (before the streaming
+     * check's last look, say).
+     */
+    public synchronized void flush() throws IOException, InterruptedException {
+        long target = index;
+        while (written < target && failure == null && writer.isAlive()) {
+            LockSupport.unpark(writer);
+            wait(FLUSH_MS);
         }
+        if (failure != null) checkOpen();
+    }
+
+    /**
+     * The batch's next slot with its index and time set, after waiting while the batch is full. The caller holds the
+     * lock from here until {@link #queued}, so the writer never sees a slot half filled.
+     */
+    private Event slot() {
+        while (pendingCount >= MAX_PENDING && !closed && failure == null) {
+            LockSupport.unpark(writer);
+            try {
+                wait(FLUSH_MS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the history writer caught up", ex);
+            }
+        }
+        checkOpen();
+        if (pendingCount == pending.length) pending = Event.grow(pending);
+        Event e = pending[pendingCount];
+        e.index = index++;
+        e.time = now();
+        return e;
+    }
+
+    /** Counts the slot {@link #slot} handed out; wakes the writer at a full batch. Under the lock. */
+    private void queued() {
+        if (++pendingCount == BATCH) LockSupport.unpark(writer);
+    }
+
+    private void checkOpen() {
+        Throwable f = failure;
+        if (f != null) throw new UncheckedIOException("writing the history", f instanceof IOException
+                ? (IOException) f : new IOException(f));
+        if (closed) throw new IllegalStateException("history closed");
+    }
+
+    private void writeLoop() {
+        try {
+            while (true) {
+                LockSupport.parkNanos(FLUSH_MS * 1_000_000L);
+                if (!writeBatch()) return;
+            }
+        } catch (Throwable e) {
+            failure = e;
+            synchronized (this) {
+                notifyAll();
+            }
+        }
+    }
+
+    /** Writes the pending events; false once closed and nothing is left. */
+    private boolean writeBatch() throws IOException {
+        Event[] batch;
+        int n;
+        Consumer<Txn> l;
+        boolean last;
+        synchronized (this) {
+            batch = pending;
+            n = pendingCount;
+            pending = spare;
+            spare = batch;
+            pendingCount = 0;
+            last = closed;
+            l = listener;
+            notifyAll(); // sessions waiting for room
+        }
+        long upTo = n == 0 ? -1 : batch[n - 1].index + 1;
+        for (int i = 0; i < n; i++) {
+            write(batch[i], l);
+            batch[i].clear();
+        }
+        drain();
+        if (upTo >= 0) {
+            synchronized (this) {
+                written = upTo;
+                notifyAll();
+            }
+        }
+        return !last;
+    }
+
+    private void write(Event e, Consumer<Txn> l) throws IOException {
+        switch (e.kind) {
+            case Event.INVOKE:
+                line(INVOKE, e);
+                if (l != null) inFlight.put(e.process, new long[] {invocations, e.index, e.time});
+                invocations++;
+                break;
+            case Event.COMPLETE:
+                line(OUTCOMES[e.outcome.ordinal()], e);
+                long[] inv = l == null ? null : inFlight.remove(e.process);
+                if (inv != null) {
+                    // Line idx + 2: the header is line 1 and every event one line, as the JSONL reader counts them.
+                    l.accept(new Txn((int) inv[0], e.process, e.outcome, e.ops, inv[1], e.index, inv[2], e.time,
+                            (int) e.index + 2, e.node, null));
+                }
+                break;
+            default:
+                gen.writeStartObject();
+                gen.writeNumberField("index", e.index);
+                gen.writeStringField("type", e.type);
+                gen.writeStringField("process", e.sideProcess);
+                gen.writeNumberField("time", e.time);
+                gen.writeStringField("f", e.f);
+                if (e.tree != null) {
+                    gen.writeFieldName("value");
+                    gen.writeTree(e.tree);
+                }
+                gen.writeEndObject();
+                gen.writeRaw('\n');
+        }
+    }
+
+    private void line(SerializedString type, Event e) throws IOException {
+        gen.writeStartObject();
+        gen.writeFieldName(INDEX);
+        gen.writeNumber(e.index);
+        gen.writeFieldName(TYPE);
+        gen.writeString(type);
+        gen.writeFieldName(PROCESS);
+        gen.writeNumber(e.process);
+        gen.writeFieldName(TIME);
+        gen.writeNumber(e.time);
+        gen.writeFieldName(F);
+        gen.writeString(TXN);
+        gen.writeFieldName(VALUE);
+        gen.writeStartArray();
+        List<MicroOp> ops = e.ops;
+        for (int i = 0; i < ops.size(); i++) op(ops.get(i));
+        gen.writeEndArray();
+        if (e.node != null) {
+            gen.writeFieldName(NODE);
+            gen.writeString(e.node);
+        }
+        if (e.error != null) {
+            // The driver's message, which may quote a URL: masked like everything else the run stores.
+            gen.writeFieldName(ERROR);
+            gen.writeString(Secrets.mask(e.error));
+        }
+        gen.writeEndObject();
+        gen.writeRaw('\n');
     }
 
     /** {@code ["r",k,v]}, {@code ["w",k,v]}, {@code ["append",k,v]}, {@code ["r",k,[..]]}, {@code ["cas",k,[e,n]]}. */
@@ -238,40 +362,67 @@ public final class HistoryRecorder implements AutoCloseable {
         }
     }
 
-    private void checkOpen() {
-        if (closed) throw new IllegalStateException("history closed");
-    }
-
-    /** Ends the line just generated; sends whole lines to the file once 64 KiB have gathered. */
-    private void endLine() throws IOException {
-        gen.writeRaw('\n');
-        if (gen.getOutputBuffered() + pending.size() >= 1 << 16) drain();
-    }
-
+    /** Sends the generated lines (whole lines: a batch ends with one) to the file in one write. */
     private void drain() throws IOException {
         gen.flush();
-        if (pending.size() == 0) return;
-        out.write(pending.bytes(), 0, pending.size());
-        pending.reset();
+        if (lines.size() == 0) return;
+        out.write(lines.bytes(), 0, lines.size());
+        lines.reset();
     }
 
-    private synchronized void flush() {
-        if (closed) return;
-        try {
-            drain();
-        } catch (IOException e) {
-            System.err.println("isostress: flushing the history: " + e.getMessage());
-        }
-    }
-
+    /** Writes every pending event, then closes the file. Sessions must have stopped recording. */
     @Override
-    public synchronized void close() throws IOException {
-        if (closed) return;
-        flusher.shutdownNow();
-        closed = true;
-        drain();
-        gen.close();
-        out.close();
+    public void close() throws IOException {
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+        }
+        LockSupport.unpark(writer);
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing the last of the history", e);
+        }
+        try {
+            gen.close();
+        } finally {
+            out.close();
+        }
+        Throwable f = failure;
+        if (f instanceof IOException) throw (IOException) f;
+        if (f != null) throw new IOException("writing the history", f);
+    }
+
+    /** One recorded event, in a reused slot of a batch. */
+    private static final class Event {
+        static final byte INVOKE = 0, COMPLETE = 1, SIDE = 2;
+        byte kind;
+        long index, time, process;
+        Outcome outcome;
+        List<MicroOp> ops;
+        String error, node, sideProcess, type, f;
+        JsonNode tree;
+
+        static Event[] slots(int n) {
+            Event[] a = new Event[n];
+            for (int i = 0; i < n; i++) a[i] = new Event();
+            return a;
+        }
+
+        static Event[] grow(Event[] a) {
+            Event[] b = Arrays.copyOf(a, a.length * 2);
+            for (int i = a.length; i < b.length; i++) b[i] = new Event();
+            return b;
+        }
+
+        /** Drops the references, so a written batch keeps no transaction alive. */
+        void clear() {
+            outcome = null;
+            ops = null;
+            error = node = sideProcess = type = f = null;
+            tree = null;
+        }
     }
 
     /**
