@@ -94,12 +94,17 @@ final class PgbenchComparison {
         return iso.stats().throughput();
     }
 
-    /** pgbench in {@code mode} (simple or prepared) with the shapes' scripts; returns its tps. */
+    /**
+     * pgbench in {@code mode} (simple or prepared) with the shapes' scripts; returns its tps. One pgbench thread per
+     * connection ({@code -j} = sessions), as isostress has one thread per session: on a machine shared with other
+     * work the scheduler then gives both sides the same number of runnable threads (with {@code -j 2}, pgbench's
+     * share shrank as the machine's load grew, flattering isostress).
+     */
     private static double pgbench(BenchServer server, String mode, int sessions, int seconds, List<String> scripts,
                                   PrintWriter out) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("pgbench", "-n", "-M", mode, "-h", server.hostPort()[0], "-p",
                 server.hostPort()[1], "-U", "postgres", "-c", String.valueOf(sessions), "-j",
-                String.valueOf(Math.min(sessions, 2)), "-T", String.valueOf(seconds)));
+                String.valueOf(sessions), "-T", String.valueOf(seconds)));
         for (String f : scripts) {
             cmd.add("-f");
             cmd.add(f);

@@ -48,9 +48,11 @@ class HistoryRecorderBatchTest {
                 }));
             }
             threads.forEach(Thread::start);
-            // While they run: every copy of the file is whole lines and parses.
+            // While they run (once some transactions are in the file): every copy of it is whole lines and parses.
+            while (r.events() < 2000) Thread.sleep(1);
+            r.flush();
             for (int k = 0; k < 5; k++) {
-                Thread.sleep(20);
+                if (k > 0) Thread.sleep(10);
                 byte[] now = Files.readAllBytes(file);
                 assertEquals('\n', now[now.length - 1], "the file ends inside a line");
                 Path copy = dir.resolve("prefix-" + k + ".jsonl");
