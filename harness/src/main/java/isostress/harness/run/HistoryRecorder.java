@@ -90,10 +90,7 @@ public final class HistoryRecorder implements AutoCloseable {
 
     /** Records that {@code process} invokes a transaction of {@code ops} (read values not known yet). */
     public synchronized void invoke(long process, List<MicroOp> ops) {
-        HistoryEvent e = slot();
-        e.kind = HistoryEvent.INVOKE;
-        e.process = process;
-        e.ops = ops;
+        txnSlot(HistoryEvent.INVOKE, process, ops);
         queued();
     }
 
@@ -104,14 +101,20 @@ public final class HistoryRecorder implements AutoCloseable {
 
     /** Records the completion of {@code process}'s transaction on {@code node} (null: a single server). */
     public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error, String node) {
-        HistoryEvent e = slot();
-        e.kind = HistoryEvent.COMPLETE;
+        HistoryEvent e = txnSlot(HistoryEvent.COMPLETE, process, ops);
         e.outcome = outcome;
-        e.process = process;
-        e.ops = ops;
         e.error = error;
         e.node = node;
         queued();
+    }
+
+    /** A slot ({@link #slot}) for an event of transaction process {@code process}. Under the lock. */
+    private HistoryEvent txnSlot(byte kind, long process, List<MicroOp> ops) {
+        HistoryEvent e = slot();
+        e.kind = kind;
+        e.process = process;
+        e.ops = ops;
+        return e;
     }
 
     /**
