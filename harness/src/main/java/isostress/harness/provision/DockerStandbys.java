@@ -40,18 +40,15 @@ import java.util.Properties;
  * copies are taken. Every container carries the harness's label ({@link DockerProvisioner#start}), so a killed
  * run's watchdog removes them.
  */
-final class DockerStandbys implements RunningDatabase {
-    private final List<DockerNode> nodes;
-    private final Network network;
+final class DockerStandbys implements AutoCloseable {
+    private final DockerNode primary;
+    private final List<DockerNode> standbys;
     private final ReplicaLag lag;
-    private final String description;
-    private boolean closed;
 
-    private DockerStandbys(List<DockerNode> nodes, Network network, ReplicaLag lag, String description) {
-        this.nodes = List.copyOf(nodes);
-        this.network = network;
+    private DockerStandbys(DockerNode primary, List<DockerNode> standbys, ReplicaLag lag) {
+        this.primary = primary;
+        this.standbys = List.copyOf(standbys);
         this.lag = lag;
-        this.description = description;
     }
 
     /**
@@ -60,7 +57,7 @@ final class DockerStandbys implements RunningDatabase {
      *
      * @param command the primary's command line ({@code postgres -c ...}); the standbys run it too, plus theirs
      */
-    static RunningDatabase start(DatabaseSpec db, String image, List<String> command, Path logs)
+    static DockerDatabase start(DatabaseSpec db, String image, List<String> command, Path logs)
             throws IOException, InterruptedException {
         Replicas replicas = db.replicas();
         Network network = DockerProvisioner.network();
@@ -101,12 +98,14 @@ final class DockerStandbys implements RunningDatabase {
                     throw new IOException("setting synchronous_standby_names on n1: " + e.getMessage(), e);
                 }
             }
-            List<DockerNode> standbys = nodes.subList(1, nodes.size());
-            ReplicaLag.awaitCaughtUp(primary.url(), standbys, DockerNode::log, login(), DockerProvisioner.STARTUP);
+            DockerStandbys standbys = new DockerStandbys(primary, nodes.subList(1, nodes.size()), null);
+            standbys.awaitCaughtUp(DockerProvisioner.STARTUP);
             String what = "docker PostgreSQL (" + image + ") at " + primary.host() + ":" + primary.clientPort();
-            return new DockerStandbys(nodes, network, ReplicaLag.start(primary.url(), login(),
-                    logs.resolve("replication.log")), StandbyConfig.describe(what, standbys, replicas)
-                    + ", up in " + DockerProvisioner.seconds(t0) + " s");
+            return new DockerDatabase(nodes, network, DockerProvisioner.USER, DockerProvisioner.PASSWORD,
+                    StandbyConfig.describe(what, standbys.standbys, replicas) + ", up in "
+                            + DockerProvisioner.seconds(t0) + " s",
+                    new DockerStandbys(primary, standbys.standbys, ReplicaLag.start(primary.url(), login(),
+                            logs.resolve("replication.log"))));
         } catch (IOException | InterruptedException | RuntimeException e) {
             DockerDatabase.removeAll(nodes, network);
             throw e;
@@ -186,36 +185,14 @@ final class DockerStandbys implements RunningDatabase {
         return p;
     }
 
+    /** Waits until every standby has replayed the WAL the primary has written by now ({@link ReplicaLag#awaitCaughtUp}). */
+    void awaitCaughtUp(Duration wait) throws IOException, InterruptedException {
+        ReplicaLag.awaitCaughtUp(primary.url(), standbys, DockerNode::log, login(), wait);
+    }
+
+    /** Stops the lag sampler (the containers are the database's to remove). */
     @Override
-    public void awaitReplicas(Duration wait) throws IOException, InterruptedException {
-        ReplicaLag.awaitCaughtUp(nodes.get(0).url(), nodes.subList(1, nodes.size()), DockerNode::log, login(), wait);
-    }
-
-    public String jdbcUrl() {
-        return nodes.get(0).url();
-    }
-
-    public String user() {
-        return DockerProvisioner.USER;
-    }
-
-    public String password() {
-        return DockerProvisioner.PASSWORD;
-    }
-
-    public String description() {
-        return description;
-    }
-
-    public List<DbNode> nodes() {
-        return List.copyOf(nodes);
-    }
-
-    /** Stops the lag sampler, then copies the logs and removes the containers and their network. */
-    public synchronized void close() {
-        if (closed) return;
-        closed = true;
-        lag.close();
-        DockerDatabase.removeAll(nodes, network);
+    public void close() {
+        if (lag != null) lag.close();
     }
 }

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -52,20 +51,16 @@ class DockerReplicasTest {
             assertEquals(List.of("n1", "n2", "n3"), nodes.stream().map(DbNode::name).toList());
             ids = nodes.stream().map(n -> ((DockerNode) n).container().getContainerId()).toList();
             try (Connection c = connect(db, nodes.get(0)); Statement st = c.createStatement()) {
-                assertEquals(version.split("\\.")[0], one(st, "SHOW server_version").split("\\.")[0]);
+                assertEquals(version.split("\\.")[0], EmbeddedReplicasTest.one(st, "SHOW server_version").split("\\.")[0]);
                 st.execute("CREATE TABLE t (k int PRIMARY KEY, v text)");
                 st.execute("INSERT INTO t VALUES (1, 'written on the primary')");
-                assertEquals("ANY 1 (n2, n3)", one(st, "SHOW synchronous_standby_names"));
-                assertEquals("2", one(st, "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'quorum'"));
+                assertEquals("ANY 1 (n2, n3)", EmbeddedReplicasTest.one(st, "SHOW synchronous_standby_names"));
+                assertEquals("2", EmbeddedReplicasTest.one(st, "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'quorum'"));
             }
             db.awaitReplicas(Duration.ofSeconds(60));
             for (DbNode standby : nodes.subList(1, 3)) {
                 try (Connection c = connect(db, standby); Statement st = c.createStatement()) {
-                    assertEquals("t", one(st, "SELECT pg_is_in_recovery()"), standby.name() + " is a standby");
-                    assertEquals("written on the primary", one(st, "SELECT v FROM t WHERE k = 1"), standby.name());
-                    SQLException refused = assertThrows(SQLException.class,
-                            () -> st.execute("INSERT INTO t VALUES (2, 'x')"));
-                    assertEquals("25006", refused.getSQLState(), "a standby refuses writes (read_only_sql_transaction)");
+                    EmbeddedReplicasTest.assertStandbyWithTheRow(st, standby.name());
                 }
             }
             assertTrue(db.description().contains("2 streaming replica(s)"), db.description());
@@ -89,12 +84,5 @@ class DockerReplicasTest {
         p.setProperty("connectTimeout", "10");
         p.setProperty("socketTimeout", "10");
         return DriverManager.getConnection(node.url(), p);
-    }
-
-    private static String one(Statement st, String sql) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
-            assertTrue(rs.next(), sql);
-            return rs.getString(1);
-        }
     }
 }

@@ -72,11 +72,7 @@ class EmbeddedReplicasTest {
             db.awaitReplicas(Duration.ofSeconds(60));
             for (DbNode standby : nodes.subList(1, 3)) {
                 try (Connection c = DriverManager.getConnection(standby.url()); Statement st = c.createStatement()) {
-                    assertEquals("t", one(st, "SELECT pg_is_in_recovery()"), standby.name() + " is a standby");
-                    assertEquals("written on the primary", one(st, "SELECT v FROM t WHERE k = 1"), standby.name());
-                    SQLException refused = assertThrows(SQLException.class,
-                            () -> st.execute("INSERT INTO t VALUES (2, 'x')"));
-                    assertEquals("25006", refused.getSQLState(), "a standby refuses writes (read_only_sql_transaction)");
+                    assertStandbyWithTheRow(st, standby.name());
                 }
             }
             for (String log : List.of("postgresql-n1.log", "postgresql-n2.log", "postgresql-n3.log")) {
@@ -127,7 +123,15 @@ class EmbeddedReplicasTest {
                 + PostgresBinaries.artifactVersion(version) + " in ~/.m2)");
     }
 
-    private static String one(Statement st, String sql) throws SQLException {
+    /** {@code st} is on a standby that has the primary's row (1, 'written on the primary') and refuses writes. */
+    static void assertStandbyWithTheRow(Statement st, String name) throws SQLException {
+        assertEquals("t", one(st, "SELECT pg_is_in_recovery()"), name + " is a standby");
+        assertEquals("written on the primary", one(st, "SELECT v FROM t WHERE k = 1"), name);
+        SQLException refused = assertThrows(SQLException.class, () -> st.execute("INSERT INTO t VALUES (2, 'x')"));
+        assertEquals("25006", refused.getSQLState(), "a standby refuses writes (read_only_sql_transaction)");
+    }
+
+    static String one(Statement st, String sql) throws SQLException {
         try (ResultSet rs = st.executeQuery(sql)) {
             assertTrue(rs.next(), sql);
             return rs.getString(1);
