@@ -12,6 +12,7 @@ final class DockerDatabase implements RunningDatabase {
     private final List<DockerNode> nodes;
     private final Network network;
     private final String user, password, description;
+    private final DockerStandbys standbys;
     private boolean closed;
 
     /**
@@ -19,6 +20,13 @@ final class DockerDatabase implements RunningDatabase {
      * @param user    the clients' user (can create tables), or null when the server wants none (MongoDB)
      */
     DockerDatabase(List<DockerNode> nodes, Network network, String user, String password, String description) {
+        this(nodes, network, user, password, description, null);
+    }
+
+    /** @param standbys the standbys among {@code nodes} (a PostgreSQL primary's), or null */
+    DockerDatabase(List<DockerNode> nodes, Network network, String user, String password, String description,
+                   DockerStandbys standbys) {
+        this.standbys = standbys;
         this.nodes = List.copyOf(nodes);
         this.network = network;
         this.user = user;
@@ -46,9 +54,15 @@ final class DockerDatabase implements RunningDatabase {
         return List.copyOf(nodes);
     }
 
+    @Override
+    public void awaitReplicas(java.time.Duration wait) throws java.io.IOException, InterruptedException {
+        if (standbys != null) standbys.awaitCaughtUp(wait);
+    }
+
     public synchronized void close() {
         if (closed) return;
         closed = true;
+        if (standbys != null) standbys.close();
         removeAll(nodes, network);
     }
 

@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.NotModifiedException;
 import org.testcontainers.containers.GenericContainer;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -145,6 +146,11 @@ final class DockerNode implements DbNode {
             }
             Thread.sleep(250);
         }
+    }
+
+    /** Where the container's output goes. */
+    Path log() {
+        return log.file();
     }
 
     GenericContainer<?> container() {

@@ -6,6 +6,7 @@ import isostress.harness.db.mariadb.MariaDb;
 import isostress.harness.db.mongodb.MongoDb;
 import isostress.harness.db.postgresql.PostgreSql;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.containers.wait.strategy.WaitStrategy;
 import org.testcontainers.mariadb.MariaDBContainer;
@@ -85,20 +86,38 @@ public final class DockerProvisioner implements Provisioner {
         return repository + ":" + (db.version() != null ? db.version() : dflt);
     }
 
-    /** One PostgreSQL server: the campaign's image, the official one when it is here, else one built here. */
+    /**
+     * One PostgreSQL server: the campaign's image, the official one when it is here, else one built here; with
+     * {@code database.replicas}, the primary of that many standbys ({@link DockerStandbys}).
+     */
     static RunningDatabase postgres(DatabaseSpec db, Path logs, int maxClients)
             throws IOException, InterruptedException {
         String image = postgresImage(db);
         List<String> cmd = new ArrayList<>(List.of("postgres", "-c", "fsync=off",
                 "-c", "max_connections=" + Math.max(100, maxClients + 20), "-c", "deadlock_timeout=20ms"));
         for (Map.Entry<String, String> e : db.settings().entrySet()) cmd.addAll(List.of("-c", e.getKey() + "=" + e.getValue()));
-        PostgreSQLContainer c = new PostgreSQLContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("postgres"))
-                .withDatabaseName(DATABASE).withUsername(USER).withPassword(PASSWORD)
+        if (db.replicas().count() > 0) return DockerStandbys.start(db, image, cmd, logs);
+        return single(postgresContainer(image, cmd), "PostgreSQL", image, 5432, "jdbc:postgresql",
+                logs.resolve("postgresql-n1.log"));
+    }
+
+    /** A PostgreSQL container running {@code cmd}, its clients' user and database made on its first start. */
+    static PostgreSQLContainer postgresContainer(String image, List<String> cmd) {
+        return postgresContainer(new PostgreSQLContainer(postgresImageName(image)), cmd);
+    }
+
+    static DockerImageName postgresImageName(String image) {
+        return DockerImageName.parse(image).asCompatibleSubstituteFor("postgres");
+    }
+
+    /** {@code c} (a subclass, say) set up as {@link #postgresContainer(String, List)} does. */
+    static PostgreSQLContainer postgresContainer(PostgreSQLContainer c, List<String> cmd) {
+        c.withDatabaseName(DATABASE).withUsername(USER).withPassword(PASSWORD)
                 // PostgreSQL's shared memory for parallel queries lives in /dev/shm, 64 MB in a container by default.
                 .withSharedMemorySize(256L << 20)
                 .waitingFor(NO_WAIT);
         c.setCommand(cmd.toArray(String[]::new));
-        return single(c, "PostgreSQL", image, 5432, "jdbc:postgresql", logs.resolve("postgresql-n1.log"));
+        return c;
     }
 
     /**
@@ -138,23 +157,41 @@ public final class DockerProvisioner implements Provisioner {
     /** Starts a one-server JDBC database on a fixed host port; the node's probe is a query. */
     private static RunningDatabase single(GenericContainer<?> c, String what, String image, int containerPort,
                                           String scheme, Path logFile) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        DockerNode node = jdbcNode("n1", c, what, image, containerPort, scheme, logFile, "SELECT 1", "1");
+        return new DockerDatabase(List.of(node), null, USER, PASSWORD, "docker " + what + " (" + image + ") at "
+                + node.host() + ":" + node.clientPort() + ", up in " + seconds(t0) + " s");
+    }
+
+    /**
+     * Starts {@code c} with its client port on a fixed free host port and waits until {@code query} gives
+     * {@code expected} there; removes it when it does not.
+     */
+    static DockerNode jdbcNode(String name, GenericContainer<?> c, String what, String image, int containerPort,
+                               String scheme, Path logFile, String query, String expected)
+            throws IOException, InterruptedException {
         int port = EmbeddedPostgresProvisioner.freePort();
         c.setPortBindings(List.of(port + ":" + containerPort));
         ContainerLog log = new ContainerLog(logFile);
         c.withLogConsumer(log);
-        long t0 = System.nanoTime();
         start(c, what, image, log);
         String host = c.getHost();
         String url = scheme + "://" + host + ":" + port + "/" + DATABASE;
-        DockerNode node = new DockerNode("n1", c, url, host, port, jdbcProbe(url, "SELECT 1", "1"), RESTART, log);
+        DockerNode node = new DockerNode(name, c, url, host, port, jdbcProbe(url, query, expected), RESTART, log);
         try {
             node.awaitReady(STARTUP);
         } catch (IOException | InterruptedException e) {
             DockerDatabase.removeAll(List.of(node), null);
             throw e;
         }
-        return new DockerDatabase(List.of(node), null, USER, PASSWORD,
-                "docker " + what + " (" + image + ") at " + host + ":" + port + ", up in " + seconds(t0) + " s");
+        return node;
+    }
+
+    /** A Docker network for one database's nodes, labelled like its containers so a killed harness's watchdog removes it. */
+    static Network network() {
+        Watchdog.docker();
+        return Network.builder().createNetworkCmdModifier(c -> c.withLabels(Map.of(
+                Leftovers.DOCKER_OWNER, Long.toString(ProcessHandle.current().pid())))).build();
     }
 
     /** MongoDB's official image as a one-node replica set. */

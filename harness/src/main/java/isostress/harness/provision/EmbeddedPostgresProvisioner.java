@@ -203,14 +203,7 @@ final class EmbeddedPostgresProvisioner implements Provisioner {
         public String description() {
             String d = "embedded PostgreSQL " + version + " on port " + pg.getPort();
             if (standbys == null) return d;
-            StringBuilder ports = new StringBuilder();
-            for (EmbeddedPostgresNode s : standbys.nodes()) {
-                ports.append(ports.length() == 0 ? "" : ", ").append(s.name()).append(' ').append(s.clientPort());
-            }
-            String sync = db.replicas().synchronousStandbyNames();
-            return d + " with " + standbys.nodes().size() + " streaming replica(s) on ports " + ports + " ("
-                    + (sync.isEmpty() ? "asynchronous" : "synchronous_standby_names '" + sync + "'") + ", reads from "
-                    + db.replicas().readFrom().yamlName() + ")";
+            return StandbyConfig.describe(d, standbys.nodes(), db.replicas());
         }
 
         public synchronized void close() {

@@ -8,14 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -23,13 +20,16 @@ import java.util.stream.Stream;
  * Hot standbys of an embedded primary, fed by physical streaming replication (issue 16). The embedded binaries have
  * no pg_basebackup, so the base backup is a copy of the primary's data directory taken while the primary is
  * stopped cleanly: a shut-down cluster is consistent on disk (PostgreSQL docs, "File System Level Backup"). Each
- * copy gets {@code standby.signal} and a {@code primary_conninfo} naming it ({@code application_name} n2, n3, ...,
+ * copy gets what makes it a standby ({@link StandbyConfig}: {@code standby.signal}, or recovery.conf before 12) and a
+ * {@code primary_conninfo} naming it ({@code application_name} n2, n3, ...,
  * which {@code synchronous_standby_names} refers to), then runs on its own port with the primary's command line.
  * Their data directories carry the harness's pid like the primary's ({@link Leftovers#prefix}), so the
  * {@link Watchdog} stops them too if the harness is killed.
  */
 final class EmbeddedStandbys implements AutoCloseable {
     /** Files of a running server that a copy must not carry (the copy would think it is running). */
+    /** The embedded nodes' URLs name their user, and it needs no password. */
+    private static final Properties LOGIN = new Properties();
     private static final Set<String> SKIPPED = Set.of("postmaster.pid", "postmaster.opts", "epg-lock");
     private final EmbeddedPostgresNode primary;
     private final List<EmbeddedPostgresNode> standbys;
@@ -50,6 +50,7 @@ final class EmbeddedStandbys implements AutoCloseable {
     static EmbeddedStandbys start(EmbeddedPostgresNode primary, Replicas replicas, Path logs, Duration wait)
             throws IOException, InterruptedException {
         List<String> command = primary.commandLine();
+        int major = ReplicaLag.major(primary.url(), LOGIN);
         if (!primary.stop(wait)) throw new IOException("embedded PostgreSQL n1 did not stop for the base backup");
         List<EmbeddedPostgresNode> standbys = new ArrayList<>();
         EmbeddedStandbys started = new EmbeddedStandbys(primary, standbys, null);
@@ -59,10 +60,13 @@ final class EmbeddedStandbys implements AutoCloseable {
                 Path data = Files.createTempDirectory(Leftovers.prefix("pg"));
                 int port = EmbeddedPostgresProvisioner.freePort();
                 copy(primary.data(), data);
-                Files.createFile(data.resolve("standby.signal"));
-                append(data, "hot_standby = on",
-                        "primary_conninfo = 'host=localhost port=" + primary.clientPort() + " user=postgres "
-                                + "application_name=" + name + "'");
+                StandbyConfig standby = new StandbyConfig(major, "host=localhost port=" + primary.clientPort()
+                        + " user=postgres application_name=" + name);
+                for (Map.Entry<String, String> f : standby.files().entrySet()) {
+                    Files.writeString(data.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
+                }
+                append(data, standby.settings().stream().map(e -> e.getKey() + " = '" + e.getValue() + "'")
+                        .toArray(String[]::new));
                 standbys.add(new EmbeddedPostgresNode(name, data, port, url(port), logs.resolve("postgresql-" + name
                         + ".log"), withDataAndPort(command, data, port)));
             }
@@ -76,7 +80,7 @@ final class EmbeddedStandbys implements AutoCloseable {
             started.close();
             throw e;
         }
-        return new EmbeddedStandbys(primary, standbys, ReplicaLag.start(primary.url(), logs.resolve(
+        return new EmbeddedStandbys(primary, standbys, ReplicaLag.start(primary.url(), LOGIN, logs.resolve(
                 "replication.log")));
     }
 
@@ -84,43 +88,9 @@ final class EmbeddedStandbys implements AutoCloseable {
         return standbys;
     }
 
-    /**
-     * Waits until every standby has replayed the WAL the primary has written by now (its
-     * {@code pg_current_wal_lsn()} against each standby's {@code pg_last_wal_replay_lsn()}), at most {@code wait};
-     * else names the first standby that has not.
-     */
+    /** Waits until every standby has replayed the WAL the primary has written by now ({@link ReplicaLag#awaitCaughtUp}). */
     void awaitCaughtUp(Duration wait) throws IOException, InterruptedException {
-        String target;
-        try (Connection c = connect(primary.url()); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()")) {
-            rs.next();
-            target = rs.getString(1);
-        } catch (SQLException e) {
-            throw new IOException("cannot read the primary's WAL position: " + e.getMessage(), e);
-        }
-        long deadline = System.nanoTime() + wait.toNanos();
-        for (EmbeddedPostgresNode s : standbys) {
-            String replayed = null;
-            String error = null;
-            while (true) {
-                try (Connection c = connect(s.url()); Statement st = c.createStatement();
-                     ResultSet rs = st.executeQuery("SELECT pg_last_wal_replay_lsn(), "
-                             + "pg_last_wal_replay_lsn() >= '" + target + "'::pg_lsn")) {
-                    rs.next();
-                    replayed = rs.getString(1);
-                    if (rs.getBoolean(2)) break;
-                } catch (SQLException e) {
-                    error = e.getMessage(); // still starting
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IOException("replica " + s.name() + " (port " + s.clientPort() + ") did not catch up "
-                            + "with the primary within " + wait.toSeconds() + " s: it replayed WAL to "
-                            + (replayed == null ? "nothing" + (error == null ? "" : " (" + error + ")") : replayed)
-                            + ", the primary is at " + target + "; see " + s.log());
-                }
-                Thread.sleep(20);
-            }
-        }
+        ReplicaLag.awaitCaughtUp(primary.url(), standbys, EmbeddedPostgresNode::log, LOGIN, wait);
     }
 
     /** Stops the lag sampler, then each standby (fast shutdown, else SIGKILL), and removes their directories. */
@@ -144,15 +114,6 @@ final class EmbeddedStandbys implements AutoCloseable {
                 System.err.println("isostress: removing replica " + s.name() + "'s data directory: " + e.getMessage());
             }
         }
-    }
-
-    /** A connection that gives up after 5 s: a paused or hung standby must not stall the wait past its end. */
-    private static Connection connect(String url) throws SQLException {
-        java.util.Properties p = new java.util.Properties();
-        p.setProperty("loginTimeout", "5");
-        p.setProperty("connectTimeout", "5");
-        p.setProperty("socketTimeout", "5");
-        return DriverManager.getConnection(url, p);
     }
 
     static String url(int port) {

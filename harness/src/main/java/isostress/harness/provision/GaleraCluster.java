@@ -16,7 +16,7 @@ import java.util.stream.IntStream;
 /**
  * A MariaDB Galera cluster of n containers of a mariadb image (the official one, or {@code docker/mariadb}'s) on a
  * Docker network of its own, where the nodes find each other by their names n1..nn. Node n1 bootstraps the cluster;
- * the others join one at a time, each receiving a full state transfer (mariabackup, which the official image ships),
+ * the others join one at a time (each started once the one before is synced), each receiving a full state transfer (mariabackup, which the official image ships),
  * and count as up once {@code wsrep_local_state_comment} is {@code Synced}. Finally every node must see all n.
  *
  * <p>A node restarted after a kill must join the running cluster, never bootstrap a second one, yet Docker restarts a
@@ -40,17 +40,12 @@ final class GaleraCluster {
             throws IOException, InterruptedException {
         int n = db.nodes();
         String peers = IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).collect(Collectors.joining(","));
-        // Labelled like its containers, so that the watchdog of a killed harness removes it too.
-        Watchdog.docker();
-        Network network = Network.builder().createNetworkCmdModifier(c -> c.withLabels(java.util.Map.of(
-                Leftovers.DOCKER_OWNER, Long.toString(ProcessHandle.current().pid())))).build();
+        Network network = DockerProvisioner.network();
         List<DockerNode> nodes = new ArrayList<>();
         long t0 = System.nanoTime();
         try {
             for (int i = 1; i <= n; i++) {
-                DockerNode node = node("n" + i, i == 1, peers, db, image, network, logs, maxClients);
-                nodes.add(node);
-                node.awaitReady(DockerProvisioner.STARTUP);
+                nodes.add(node("n" + i, i == 1, peers, db, image, network, logs, maxClients));
             }
             for (DockerNode node : nodes) {
                 node.awaitReady(Duration.ofSeconds(60), DockerProvisioner.jdbcProbe(node.url(), CLUSTER_SIZE,
@@ -67,7 +62,8 @@ final class GaleraCluster {
     }
 
     private static DockerNode node(String name, boolean bootstrap, String peers, DatabaseSpec db, String image,
-                                   Network network, Path logs, int maxClients) throws IOException {
+                                   Network network, Path logs, int maxClients)
+            throws IOException, InterruptedException {
         List<String> opts = new ArrayList<>(List.of("--wsrep-on=ON", "--wsrep-provider=" + PROVIDER,
                 "--wsrep-cluster-name=isostress", "--wsrep-cluster-address=gcomm://" + peers, "--wsrep-node-name=" + name,
                 "--wsrep-sst-method=mariabackup", "--wsrep-sst-auth=root:" + ROOT_PASSWORD,
@@ -86,14 +82,7 @@ final class GaleraCluster {
                 .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("bash", "-c", START, "galera-node"))
                 .withCommand(opts.toArray(String[]::new))
                 .waitingFor(DockerProvisioner.NO_WAIT); // start() waits until the node is synced
-        int port = EmbeddedPostgresProvisioner.freePort();
-        c.setPortBindings(List.of(port + ":3306"));
-        ContainerLog log = new ContainerLog(logs.resolve("mariadb-" + name + ".log"));
-        c.withLogConsumer(log);
-        DockerProvisioner.start(c, "Galera node " + name, image, log);
-        String host = c.getHost();
-        String url = "jdbc:mariadb://" + host + ":" + port + "/" + DockerProvisioner.DATABASE;
-        return new DockerNode(name, c, url, host, port, DockerProvisioner.jdbcProbe(url, SYNCED, "Synced"),
-                DockerProvisioner.RESTART, log);
+        return DockerProvisioner.jdbcNode(name, c, "Galera node " + name, image, 3306, "jdbc:mariadb",
+                logs.resolve("mariadb-" + name + ".log"), SYNCED, "Synced");
     }
 }

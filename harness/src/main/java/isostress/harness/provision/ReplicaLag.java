@@ -10,10 +10,13 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
 import java.util.TreeMap;
 
 /**
@@ -21,7 +24,8 @@ import java.util.TreeMap;
  * primary's {@code pg_stat_replication}: WAL bytes not yet replayed ({@code pg_current_wal_lsn() - replay_lsn}) and
  * {@code replay_lag} (the time between a commit's WAL being written and the standby reporting it replayed). Each
  * sample is a line of {@code logs/replication.log}; closing adds one summary line per standby. What it measures
- * is for people (and docs/findings); nothing decides a verdict from it.
+ * is for people (and docs/findings); nothing decides a verdict from it. Also the wait for the standbys to catch up,
+ * which embedded and Docker standbys share.
  */
 final class ReplicaLag implements AutoCloseable {
     static final long PERIOD_MS = 100;
@@ -30,22 +34,23 @@ final class ReplicaLag implements AutoCloseable {
     private final Map<String, List<double[]>> samples = new TreeMap<>();
     private volatile boolean stop;
 
-    private ReplicaLag(String primaryUrl, PrintWriter out) {
+    private ReplicaLag(String primaryUrl, Properties login, PrintWriter out) {
         this.out = out;
-        this.thread = new Thread(() -> sample(primaryUrl), "isostress-replica-lag");
+        this.thread = new Thread(() -> sample(primaryUrl, login), "isostress-replica-lag");
         thread.setDaemon(true);
     }
 
-    static ReplicaLag start(String primaryUrl, Path log) throws IOException {
+    /** @param login the user and password {@code primaryUrl} does not carry (empty when it does) */
+    static ReplicaLag start(String primaryUrl, Properties login, Path log) throws IOException {
         PrintWriter w = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8));
         w.println("# epoch_ms standby replay_bytes_behind replay_lag_ms (null: nothing to replay lately)");
-        ReplicaLag lag = new ReplicaLag(primaryUrl, w);
+        ReplicaLag lag = new ReplicaLag(primaryUrl, login, w);
         lag.thread.start();
         return lag;
     }
 
-    private void sample(String url) {
-        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+    private void sample(String url, Properties login) {
+        try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
             c.setAutoCommit(true);
             while (!stop) {
                 try (ResultSet rs = st.executeQuery("SELECT application_name, "
@@ -75,6 +80,68 @@ final class ReplicaLag implements AutoCloseable {
         } catch (InterruptedException e) {
             // closing
         }
+    }
+
+    /** The major version of the server at {@code url} (11, 16, ...). */
+    static int major(String url, Properties login) throws IOException {
+        try (Connection c = connect(url, login); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SHOW server_version_num")) {
+            rs.next();
+            return StandbyConfig.major(Integer.parseInt(rs.getString(1)));
+        } catch (SQLException | NumberFormatException e) {
+            throw new IOException("cannot read the primary's version: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Waits until every standby has replayed the WAL the primary has written by now (its
+     * {@code pg_current_wal_lsn()} against each standby's {@code pg_last_wal_replay_lsn()}), at most {@code wait};
+     * else names the first standby that has not, with its log ({@code log}).
+     */
+    static <N extends DbNode> void awaitCaughtUp(String primaryUrl, List<N> standbys, Function<N, Path> log,
+                                                 Properties login, Duration wait)
+            throws IOException, InterruptedException {
+        String target;
+        try (Connection c = connect(primaryUrl, login); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()")) {
+            rs.next();
+            target = rs.getString(1);
+        } catch (SQLException e) {
+            throw new IOException("cannot read the primary's WAL position: " + e.getMessage(), e);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        for (N s : standbys) {
+            String replayed = null;
+            String error = null;
+            while (true) {
+                try (Connection c = connect(s.url(), login); Statement st = c.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT pg_last_wal_replay_lsn(), "
+                             + "pg_last_wal_replay_lsn() >= '" + target + "'::pg_lsn")) {
+                    rs.next();
+                    replayed = rs.getString(1);
+                    if (rs.getBoolean(2)) break;
+                } catch (SQLException e) {
+                    error = e.getMessage(); // still starting
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("replica " + s.name() + " (port " + s.clientPort() + ") did not catch up "
+                            + "with the primary within " + wait.toSeconds() + " s: it replayed WAL to "
+                            + (replayed == null ? "nothing" + (error == null ? "" : " (" + error + ")") : replayed)
+                            + ", the primary is at " + target + "; see " + log.apply(s));
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    /** A connection that gives up after 5 s: a paused or hung standby must not stall the wait past its end. */
+    private static Connection connect(String url, Properties login) throws SQLException {
+        Properties p = new Properties();
+        p.putAll(login);
+        p.setProperty("loginTimeout", "5");
+        p.setProperty("connectTimeout", "5");
+        p.setProperty("socketTimeout", "5");
+        return DriverManager.getConnection(url, p);
     }
 
     /** Stops sampling and writes the summary lines. */

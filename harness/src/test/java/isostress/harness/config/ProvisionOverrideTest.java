@@ -37,13 +37,6 @@ class ProvisionOverrideTest {
         assertTrue(files.size() >= 5, "the PostgreSQL known bugs: " + files);
         for (Path f : files) {
             Campaign shipped = CampaignLoader.load(f);
-            if (shipped.database().replicas().count() > 0) {
-                // Standbys are started from the embedded binaries only: docker is refused with a sentence, not run.
-                ConfigException e = assertThrows(ConfigException.class, () -> CampaignLoader.load(f, Provision.DOCKER));
-                assertTrue(e.getMessage().contains("database.replicas: replicas are started from the embedded binaries "
-                        + "only"), e.getMessage());
-                continue;
-            }
             Campaign docker = CampaignLoader.load(f, Provision.DOCKER);
             assertEquals(Provision.EMBEDDED, shipped.database().provision(), f.toString());
             DatabaseSpec d = shipped.database();

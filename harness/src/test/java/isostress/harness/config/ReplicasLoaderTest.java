@@ -63,13 +63,15 @@ class ReplicasLoaderTest {
     }
 
     @Test
-    void replicasArePostgresqlsFromTheEmbeddedBinariesOfTwelveOrLater() {
+    void replicasArePostgresqlsStartedByIsostressOfAnyVersion() {
         hasProblem(problems("database:\n  type: mariadb\n  replicas: 2\n"), "camp.yaml:3 database.replicas:",
                 "read replicas are PostgreSQL's");
-        hasProblem(problems("database:\n  provision: docker\n  replicas: 2\n"), "camp.yaml:3 database.replicas:",
-                "provision: embedded");
-        hasProblem(problems("database:\n  version: \"11.9\"\n  replicas: 1\n"), "camp.yaml:3 database.replicas:",
-                "PostgreSQL 12 or later");
+        hasProblem(problems("database:\n  provision: external\n  url: jdbc:postgresql://db/x\n  replicas: 2\n"),
+                "camp.yaml:4 database.replicas:", "provision: embedded or docker");
+        assertEquals(2, CampaignLoader.parse(FILE, "database:\n  provision: docker\n  isolation: repeatable-read\n"
+                + "  replicas: 2\n").database().replicas().count(), "docker runs standbys too");
+        assertEquals(1, CampaignLoader.parse(FILE, "database:\n  version: \"11.7\"\n  isolation: repeatable-read\n"
+                + "  replicas: 1\n").database().replicas().count(), "so does PostgreSQL 11 (recovery.conf)");
         hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 1\nworkload: {type: sql}\n"),
                 "camp.yaml:3 database.replicas:", "sql workloads run on a single server");
         hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 1\n"

