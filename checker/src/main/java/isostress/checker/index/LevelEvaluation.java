@@ -32,7 +32,7 @@ public abstract class LevelEvaluation {
      * The stats entry naming the weaker levels left out (level name to why), because deciding them needs a search the
      * check asked for does not: the weakest violated level is then named among the levels examined.
      */
-    public static final String NOT_EXAMINED = "levels_not_examined";
+    public static final String NOT_EXAMINED = Result.NOT_EXAMINED;
 
     protected LevelEvaluation(History h, AnomalyLog anomalies) {
         this.h = h;

@@ -28,6 +28,12 @@ public record Result(String shape, List<LevelResult> levels, List<IsolationLevel
         anomalyCounts = Map.copyOf(anomalyCounts);
     }
 
+    /**
+     * The key in {@link #stats()} of the weaker levels left out after a violation because they would take a search
+     * (level name to the reason), present only when some were.
+     */
+    public static final String NOT_EXAMINED = "levels_not_examined";
+
     /** The verdict for {@code level}, or null when it was not examined. */
     public LevelResult level(IsolationLevel level) {
         for (LevelResult r : levels) if (r.level() == level) return r;

@@ -4,7 +4,6 @@ import isostress.checker.explain.DotRenderer;
 import isostress.checker.explain.ResultJson;
 import isostress.checker.explain.TextRenderer;
 import isostress.checker.CheckInput;
-import isostress.checker.index.LevelEvaluation;
 import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
@@ -47,7 +46,7 @@ public final class ResultWriter {
             sb.append(String.format(Locale.ROOT, "  %-20s %-8s %s%n", l.name(),
                     l.verdict().jsonName(), l.reason()));
         }
-        if (s.get(LevelEvaluation.NOT_EXAMINED) instanceof Map<?, ?> skipped) {
+        if (s.get(Result.NOT_EXAMINED) instanceof Map<?, ?> skipped) {
             for (Map.Entry<?, ?> e : skipped.entrySet()) {
                 sb.append(String.format(Locale.ROOT, "  %-20s %-8s %s%n", e.getKey(), "-", "not examined: "
                         + e.getValue()));
