@@ -347,13 +347,6 @@ public final class RegisterIndex {
         return tour().inForest(a);
     }
 
-    /** The child of version {@code v} on the path down to its descendant {@code a} (a != v). */
-    public int childToward(int v, int a) {
-        int c = a;
-        while (accSource[c] != v) c = accSource[c];
-        return c;
-    }
-
     /** The transaction that wrote version {@code v}, or -1 for an initial version. */
     public int versionTxn(int v) {
         return v < accCount ? accTxn[v] : -1;
