@@ -144,7 +144,8 @@ class PsiAnomalyTest {
     @Test
     void lostUpdateIsWeakestAtPsi() {
         History h = new Hist().concurrent(p(1, 2), "r 1 nil, w 1 1", "r 1 nil, w 1 2").build();
-        Result r = Checker.check(h, List.of(SERIALIZABLE), CheckOptions.DEFAULTS);
+        // Prefix is asked for: with lost updates it takes a search, which a check of SER alone leaves out.
+        Result r = Checker.check(h, List.of(SERIALIZABLE, PREFIX), CheckOptions.DEFAULTS);
         assertEquals(List.of(PARALLEL_SNAPSHOT_ISOLATION), r.weakestViolated());
         assertEquals(Verdict.VALID, r.level(PREFIX).verdict());
         assertEquals(Verdict.VALID, r.level(CAUSAL).verdict());

@@ -9,10 +9,14 @@ public final class Benchmarks {
     private Benchmarks() {
     }
 
-    /** {@link PgbenchComparison}: returns {isostress commits/s, pgbench tps}. */
-    public static double[] pgbench(String version, int sessions, int seconds, int keys, String isolation, PrintWriter out)
-            throws IOException, InterruptedException {
-        return PgbenchComparison.run(version, sessions, seconds, keys, isolation, out);
+    /**
+     * {@link PgbenchComparison} over {@code rounds} rounds: returns the medians {isostress commits/s, pgbench -M
+     * simple tps, pgbench -M prepared tps, isostress / simple, isostress / prepared} (ratios paired per round).
+     */
+    public static double[] pgbench(String version, int sessions, int seconds, int keys, String isolation, int rounds,
+                                   PrintWriter out) throws IOException, InterruptedException {
+        PgbenchComparison.Result r = PgbenchComparison.run(version, sessions, seconds, keys, isolation, rounds, out);
+        return new double[] {r.isostress(), r.simple(), r.prepared(), r.simpleRatio(), r.preparedRatio()};
     }
 
     /** {@link AbortRateSweep}. */

@@ -18,9 +18,14 @@ import java.util.regex.Pattern;
 /**
  * Harness overhead: committed mini-transaction throughput of isostress (JDBC clients recording every event to the
  * history) against pgbench (libpq, recording nothing) running the same 14 shapes with the same weights, keys and
- * isolation, on the same embedded PostgreSQL, for the same time. Keys are uniform (pgbench's zipfian needs an
- * exponent above 1). pgbench 15 counts serialization failures and goes on; its tps counts committed transactions
- * only, like isostress's commits/s.
+ * isolation, on the same embedded PostgreSQL, for the same time. pgbench runs in both its query modes: {@code -M
+ * simple} (each statement parsed and planned every time) and {@code -M prepared} (each statement prepared once per
+ * connection, as isostress's clients do). After an uncounted isostress warm-up of up to 5 s (JIT compilation), each
+ * round runs isostress, then pgbench simple, then pgbench prepared,
+ * back to back; the ratios are taken within a round (paired, so the shared machine's drift moves both sides) and
+ * reported as min/median/max over the rounds. Keys are uniform (pgbench's zipfian needs an exponent above 1).
+ * pgbench 15 counts serialization failures and goes on; its tps counts committed transactions only, like
+ * isostress's commits/s.
  */
 final class PgbenchComparison {
     private static final Pattern TPS = Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)");
@@ -29,48 +34,107 @@ final class PgbenchComparison {
     private PgbenchComparison() {
     }
 
-    /** Returns {isostress commits/s, pgbench tps}. */
-    static double[] run(String version, int sessions, int seconds, int keys, String isolation, PrintWriter out)
-            throws IOException, InterruptedException {
+    /**
+     * Medians over the rounds: isostress commits/s, pgbench tps in each mode, and the paired ratios isostress /
+     * pgbench (each the median of the rounds' ratios).
+     */
+    record Result(int rounds, double isostress, double simple, double prepared, double simpleRatio,
+                  double preparedRatio) {
+    }
+
+    static Result run(String version, int sessions, int seconds, int keys, String isolation, int rounds,
+                      PrintWriter out) throws IOException, InterruptedException {
+        double[] iso = new double[rounds], simple = new double[rounds], prepared = new double[rounds];
+        double[] rs = new double[rounds], rp = new double[rounds];
         try (BenchServer server = BenchServer.start(version, sessions * 2 + 4)) {
             out.println("server: " + server.description() + "; " + sessions + " sessions, " + seconds + " s each, "
-                    + keys + " uniform keys, " + isolation);
-            RunOutcome iso = server.run("overhead", isolation, "{type: mini, sessions: " + sessions
-                    + ", transactions: " + (seconds * 30_000L) + ", keys: " + keys + ", distribution: uniform, duration: " + seconds
-                    + "s, seed: 1}", "[serializable]");
-            if (iso.error() != null) throw new IOException("isostress run failed: " + iso.error());
-            double isoTps = iso.stats().throughput();
-            out.printf(Locale.ROOT, "isostress: %,.0f commits/s (%,d committed, %.1f%% aborted, verdict %s)%n", isoTps,
-                    iso.stats().committed(), 100 * iso.stats().abortRate(),
-                    iso.result() == null ? "unknown" : iso.result().verdict().jsonName());
+                    + keys + " uniform keys, " + isolation + ", " + rounds + " round(s)");
             Path dir = Files.createTempDirectory("isostress-pgbench");
             try {
-                List<String> cmd = new ArrayList<>(List.of("pgbench", "-n", "-h", server.hostPort()[0], "-p",
-                        server.hostPort()[1], "-U", "postgres", "-c", String.valueOf(sessions), "-j",
-                        String.valueOf(Math.min(sessions, 2)), "-T", String.valueOf(seconds)));
+                List<String> scripts = new ArrayList<>();
                 for (MtShape s : MtShape.values()) {
                     Path f = dir.resolve(s.name() + ".sql");
                     Files.writeString(f, script(s, keys, isolation), StandardCharsets.UTF_8);
-                    cmd.add("-f");
-                    cmd.add(f + "@1");
+                    scripts.add(f + "@1");
                 }
-                cmd.add("postgres");
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-                String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!p.waitFor(seconds + 60L, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                    throw new IOException("pgbench failed: " + text);
+                // Not counted: the JVM compiles the client's hot paths (pgbench is compiled ahead of time).
+                out.println("warm-up (not counted):");
+                isostress(server, sessions, Math.min(seconds, 5), keys, isolation, out);
+                for (int r = 0; r < rounds; r++) {
+                    iso[r] = isostress(server, sessions, seconds, keys, isolation, out);
+                    simple[r] = pgbench(server, "simple", sessions, seconds, scripts, out);
+                    prepared[r] = pgbench(server, "prepared", sessions, seconds, scripts, out);
+                    rs[r] = iso[r] / simple[r];
+                    rp[r] = iso[r] / prepared[r];
+                    out.printf(Locale.ROOT, "round %d: isostress / pgbench -M simple = %.2f, isostress / pgbench -M "
+                            + "prepared = %.2f%n", r + 1, rs[r], rp[r]);
                 }
-                Matcher m = TPS.matcher(text);
-                if (!m.find()) throw new IOException("no tps in pgbench's output: " + text);
-                double pgTps = Double.parseDouble(m.group(1));
-                Matcher f = FAILED.matcher(text);
-                out.printf(Locale.ROOT, "pgbench:   %,.0f tps (%s%% failed)%n", pgTps, f.find() ? f.group(2) : "?");
-                out.printf(Locale.ROOT, "isostress / pgbench = %.2f%n", isoTps / pgTps);
-                return new double[] {isoTps, pgTps};
             } finally {
                 Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
             }
         }
+        out.printf(Locale.ROOT, "isostress: %s commits/s%n", spread(iso, "%,.0f"));
+        out.printf(Locale.ROOT, "pgbench -M simple: %s tps; -M prepared: %s tps%n", spread(simple, "%,.0f"),
+                spread(prepared, "%,.0f"));
+        out.printf(Locale.ROOT, "isostress / pgbench -M simple = %.2f (%s)%n", median(rs), spread(rs, "%.2f"));
+        out.printf(Locale.ROOT, "isostress / pgbench -M prepared = %.2f (%s)%n", median(rp), spread(rp, "%.2f"));
+        return new Result(rounds, median(iso), median(simple), median(prepared), median(rs), median(rp));
+    }
+
+    private static double isostress(BenchServer server, int sessions, int seconds, int keys, String isolation,
+                                    PrintWriter out) throws IOException, InterruptedException {
+        RunOutcome iso = server.run("overhead", isolation, "{type: mini, sessions: " + sessions
+                + ", transactions: " + (seconds * 30_000L) + ", keys: " + keys + ", distribution: uniform, duration: "
+                + seconds + "s, seed: 1}", "[serializable]");
+        if (iso.error() != null) throw new IOException("isostress run failed: " + iso.error());
+        out.printf(Locale.ROOT, "  isostress: %,.0f commits/s (%,d committed, %.1f%% aborted, verdict %s; recorder "
+                        + "%.1f%% of session time)%n", iso.stats().throughput(), iso.stats().committed(),
+                100 * iso.stats().abortRate(), iso.result() == null ? "unknown" : iso.result().verdict().jsonName(),
+                100 * (double) iso.stats().sessionTimeMs().get("recorder_share"));
+        return iso.stats().throughput();
+    }
+
+    /**
+     * pgbench in {@code mode} (simple or prepared) with the shapes' scripts; returns its tps. One pgbench thread per
+     * connection ({@code -j} = sessions), as isostress has one thread per session: on a machine shared with other
+     * work the scheduler then gives both sides the same number of runnable threads (with {@code -j 2}, pgbench's
+     * share shrank as the machine's load grew, flattering isostress).
+     */
+    private static double pgbench(BenchServer server, String mode, int sessions, int seconds, List<String> scripts,
+                                  PrintWriter out) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("pgbench", "-n", "-M", mode, "-h", server.hostPort()[0], "-p",
+                server.hostPort()[1], "-U", "postgres", "-c", String.valueOf(sessions), "-j",
+                String.valueOf(sessions), "-T", String.valueOf(seconds)));
+        for (String f : scripts) {
+            cmd.add("-f");
+            cmd.add(f);
+        }
+        cmd.add("postgres");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(seconds + 60L, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException("pgbench failed: " + text);
+        }
+        Matcher m = TPS.matcher(text);
+        if (!m.find()) throw new IOException("no tps in pgbench's output: " + text);
+        double tps = Double.parseDouble(m.group(1));
+        Matcher f = FAILED.matcher(text);
+        out.printf(Locale.ROOT, "  pgbench -M %s: %,.0f tps (%s%% failed)%n", mode, tps, f.find() ? f.group(2) : "?");
+        return tps;
+    }
+
+    static double median(double[] xs) {
+        double[] s = xs.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /** "median (min-max)" in {@code format}. */
+    private static String spread(double[] xs, String format) {
+        double[] s = xs.clone();
+        java.util.Arrays.sort(s);
+        return String.format(Locale.ROOT, format + " median, " + format + "-" + format, median(s), s[0],
+                s[s.length - 1]);
     }
 
     /** A pgbench script doing shape {@code s}: the same statements isostress sends. */

@@ -11,7 +11,9 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code isostress bench pgbench}: the harness's committed mini-transaction throughput against pgbench running the
- * same shapes on the same embedded PostgreSQL. Needs pgbench (Debian: postgresql-client).
+ * same shapes on the same embedded PostgreSQL, in its simple and its prepared query mode; medians of paired rounds.
+ * Needs pgbench (Debian: postgresql-client). The JSON line's {@code pgbench_tps} and {@code ratio} are the simple
+ * mode's (as before), {@code pgbench_prepared_tps} and {@code ratio_prepared} the prepared mode's.
  */
 @Command(name = "pgbench", mixinStandardHelpOptions = true,
         description = "Compare isostress's committed MT throughput with pgbench's on the same server and shapes.")
@@ -24,6 +26,10 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
 
     @Option(names = "--keys", defaultValue = "1000", description = "Uniform keys (default ${DEFAULT-VALUE}).")
     int keys;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Rounds, each isostress then pgbench -M simple then "
+            + "-M prepared; medians reported (default ${DEFAULT-VALUE}).")
+    int runs;
 
     @Option(names = "--isolation", defaultValue = "serializable", description = "Isolation (default ${DEFAULT-VALUE}).")
     String isolation;
@@ -38,9 +44,12 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (runs < 1 || sessions < 1 || seconds < 1 || keys < 2) {
+            throw new Main.UsageException("--runs, --sessions and --seconds must be at least 1, --keys at least 2");
+        }
         double[] r;
         try {
-            r = isostress.harness.bench.Benchmarks.pgbench(version, sessions, seconds, keys, isolation,
+            r = isostress.harness.bench.Benchmarks.pgbench(version, sessions, seconds, keys, isolation, runs,
                     spec.commandLine().getOut());
         } catch (java.io.IOException e) {
             if (String.valueOf(e.getMessage()).contains("pgbench") && e.getCause() == null
@@ -51,9 +60,12 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
         }
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("sessions", sessions);
+        line.put("runs", runs);
         line.put("isostress_commits_per_s", Math.round(r[0] * 10) / 10.0);
         line.put("pgbench_tps", Math.round(r[1] * 10) / 10.0);
-        line.put("ratio", Math.round(r[0] / r[1] * 1000) / 1000.0);
+        line.put("pgbench_prepared_tps", Math.round(r[2] * 10) / 10.0);
+        line.put("ratio", Math.round(r[3] * 1000) / 1000.0);
+        line.put("ratio_prepared", Math.round(r[4] * 1000) / 1000.0);
         spec.commandLine().getOut().println(JsonMapper.builder().build().writeValueAsString(line));
         return Main.VALID;
     }

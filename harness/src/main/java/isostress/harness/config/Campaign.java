@@ -18,6 +18,8 @@ import java.util.List;
  * @param database        the database
  * @param workload        the workload (its seed is the first run's; run i uses seed + i)
  * @param duration        stop a run after this long even if transactions remain (null: run them all)
+ * @param rate            open loop: transactions per second over all sessions, transaction t intended to start at
+ *                        t / rate seconds into the run; 0: closed loop, as fast as the sessions go
  * @param levels          levels to check
  * @param maxAnomalies    counterexamples listed per anomaly name
  * @param searchBudget    states a checker search may visit
@@ -30,19 +32,20 @@ import java.util.List;
  * @param checkTimeout    sql workloads: wall-clock limit of each SQL check (then unknown)
  */
 public record Campaign(String name, Path source, DatabaseSpec database, WorkloadSpec workload, Duration duration,
+                       double rate,
                        List<IsolationLevel> levels, int maxAnomalies, long searchBudget, int runs,
                        StopOnViolation stopOnViolation, boolean streaming, Path store, String text,
                        NemesisSpec nemesis, Duration checkTimeout) {
 
     /** This campaign with {@code runs} runs (the CLI's {@code --runs}). */
     public Campaign withRuns(int runs) {
-        return new Campaign(name, source, database, workload, duration, levels, maxAnomalies, searchBudget, runs,
+        return new Campaign(name, source, database, workload, duration, rate, levels, maxAnomalies, searchBudget, runs,
                 stopOnViolation, streaming, store, text, nemesis, checkTimeout);
     }
 
     /** This campaign with another {@code stop-on-violation} (the CLI's {@code --stop-on-violation}). */
     public Campaign withStopOnViolation(StopOnViolation stop) {
-        return new Campaign(name, source, database, workload, duration, levels, maxAnomalies, searchBudget, runs,
+        return new Campaign(name, source, database, workload, duration, rate, levels, maxAnomalies, searchBudget, runs,
                 stop, streaming, store, text, nemesis, checkTimeout);
     }
 

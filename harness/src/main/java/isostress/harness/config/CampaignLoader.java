@@ -108,6 +108,10 @@ public final class CampaignLoader {
         ConfigNode w = root.object("workload");
         WorkloadSpec workload = WorkloadSection.read(w);
         Duration duration = w.duration("duration", false); // 0 would run nothing and report it valid
+        double rate = WorkloadSection.rate(w);
+        if (rate > 0 && workload.type() == WorkloadType.SQL) {
+            w.problem("rate", "applies to key-value workloads (mini, rw-register, list-append, cas), not sql");
+        }
         NemesisSpec nemesis = root.has("nemesis") ? NemesisSection.read(root.object("nemesis"), workload.seed()) : null;
         DatabaseSpec db = DatabaseSection.read(root.object("database"), nemesis, provisionOverride, w, workload.type());
         if (nemesis != null) NemesisSection.checkAgainst(root.object("nemesis"), nemesis, db);
@@ -147,7 +151,7 @@ public final class CampaignLoader {
                     + " ms): no fault would happen");
         }
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
-        return new Campaign(name, file, db, workload, duration, levels, maxAnomalies, searchBudget, runs, stop,
+        return new Campaign(name, file, db, workload, duration, rate, levels, maxAnomalies, searchBudget, runs, stop,
                 stream, store, overridden(text, provisionOverride), nemesis,
                 checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
     }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads a campaign's {@code workload:} section into a {@link WorkloadSpec} for {@link CampaignLoader}: the workload
@@ -21,7 +23,8 @@ import java.util.function.Function;
 final class WorkloadSection {
     private static final List<String> KEYS = List.of("type", "sessions", "transactions", "keys", "distribution",
             "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
-            "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix", "read-from");
+            "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix", "read-from",
+            "rate");
     /** The levels an sql workload's {@code isolation-mix} may name. */
     private static final List<String> MIX_LEVELS = List.of("read-committed", "repeatable-read", "snapshot",
             "serializable");
@@ -119,5 +122,40 @@ final class WorkloadSection {
     private static MtShape shape(String name) {
         for (MtShape s : MtShape.values()) if (s.name().equalsIgnoreCase(name)) return s;
         return null;
+    }
+
+    /** A transaction rate beyond which no client keeps pace (one per microsecond); above it is surely a typo. */
+    static final double MAX_RATE = 1_000_000;
+    private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*/\\s*s");
+
+    /**
+     * {@code workload.rate}: transactions per second over all sessions, written {@code 500/s} (or a bare number);
+     * 0, the default, runs closed-loop (each session starts its next transaction when the last ends).
+     */
+    static double rate(ConfigNode w) {
+        if (!w.has("rate")) return 0;
+        String s = w.string("rate", null);
+        if (s == null) return 0; // reported
+        Matcher m = RATE.matcher(s.trim());
+        double v;
+        if (m.matches()) {
+            v = Double.parseDouble(m.group(1));
+        } else {
+            try {
+                v = Double.parseDouble(s.trim());
+            } catch (NumberFormatException e) {
+                v = Double.NaN;
+            }
+        }
+        if (!(v >= 0) || !Double.isFinite(v)) {
+            w.problem("rate", "must be transactions per second such as 500/s (0: as fast as possible), was '"
+                    + ConfigNode.shorten(s) + "'");
+            return 0;
+        }
+        if (v > MAX_RATE) {
+            w.problem("rate", "must be at most " + (long) MAX_RATE + "/s, was '" + ConfigNode.shorten(s) + "'");
+            return 0;
+        }
+        return v;
     }
 }

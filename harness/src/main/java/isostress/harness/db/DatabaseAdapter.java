@@ -30,11 +30,12 @@ public interface DatabaseAdapter {
     long keyCount(Connection c, WorkloadType type) throws SQLException;
 
     /**
-     * Runs {@code ops} in the connection's current transaction (auto-commit off) and returns them completed: reads
-     * with their values; a compare-and-set that did not apply makes {@link CasMismatch} thrown. {@code casExpected}
-     * gives the expected value of each cas op (the session's last read of that key).
+     * Runs {@code ops} in the current transaction of {@code statements}' connection (auto-commit off), through its
+     * reused prepared statements, and returns them completed: reads with their values; a compare-and-set that did
+     * not apply makes {@link CasMismatch} thrown. {@code casExpected} gives the expected value of each cas op (the
+     * session's last read of that key).
      */
-    List<MicroOp> execute(Connection c, List<MicroOp> ops, CasExpectations casExpected) throws SQLException;
+    List<MicroOp> execute(Statements statements, List<MicroOp> ops, CasExpectations casExpected) throws SQLException;
 
     /**
      * What {@code e} means: the database's code gives a {@link Failure.Cause}, and {@link Failure#of} the outcome by

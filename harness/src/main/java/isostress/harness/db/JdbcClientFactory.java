@@ -132,6 +132,7 @@ public final class JdbcClientFactory implements ClientFactory {
         // The database's own driver, named: two drivers on the class path take jdbc:mysql: URLs.
         cfg.setDriverClassName(database.driverClass());
         database.timeouts(timeout).forEach((k, v) -> cfg.addDataSourceProperty((String) k, v));
+        database.clientProperties().forEach((k, v) -> cfg.addDataSourceProperty((String) k, v));
         return new HikariDataSource(cfg);
     }
 

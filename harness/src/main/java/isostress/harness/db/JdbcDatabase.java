@@ -43,6 +43,11 @@ public abstract class JdbcDatabase implements Database {
     /** The driver properties that bound a connection attempt and each statement to {@code timeout}. */
     public abstract Properties timeouts(Duration timeout);
 
+    /** Other driver properties of the session pools (how statements are prepared); none by default. */
+    public Properties clientProperties() {
+        return new Properties();
+    }
+
     /**
      * {@code url} in the scheme of this database's driver: a provisioner writes the URL of the server it started
      * ({@code jdbc:mariadb://} for the local MariaDB) whichever driver the campaign's type uses.

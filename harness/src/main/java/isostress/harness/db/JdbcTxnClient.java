@@ -8,14 +8,17 @@ import java.sql.SQLException;
 import java.util.List;
 
 /**
- * A session's JDBC connection, taken from its node's pool when first needed. After any error the transaction is
- * rolled back, and a connection that may be broken (lost link, commit in doubt) is discarded, so the next
+ * A session's JDBC connection, taken from its node's pool when first needed and kept (with its prepared
+ * statements, {@link Statements}) for the session's transactions. After any error the transaction is rolled back,
+ * and a connection that may be broken (lost link, commit in doubt) is discarded, so the next
  * transaction starts on a fresh one.
  */
 final class JdbcTxnClient implements TxnClient {
     private final HikariDataSource pool;
     private final DatabaseAdapter adapter;
     private Connection conn;
+    /** conn's prepared statements, reused by every transaction on it; dropped with it. */
+    private Statements statements;
 
     JdbcTxnClient(HikariDataSource pool, DatabaseAdapter adapter) {
         this.pool = pool;
@@ -24,11 +27,14 @@ final class JdbcTxnClient implements TxnClient {
 
     @Override
     public List<MicroOp> run(List<MicroOp> ops, DatabaseAdapter.CasExpectations cas) throws TxnFailure, Unreachable {
-        if (conn == null) conn = connect();
+        if (conn == null) {
+            conn = connect();
+            statements = new Statements(conn);
+        }
         List<MicroOp> done = null;
         boolean committing = false;
         try {
-            done = adapter.execute(conn, ops, cas);
+            done = adapter.execute(statements, ops, cas);
             committing = true; // from here on the server may commit, whatever the client hears
             conn.commit();
             return done;
@@ -84,6 +90,7 @@ final class JdbcTxnClient implements TxnClient {
             discard();
         }
         conn = null;
+        statements = null;
     }
 
     /** Evicts the connection from the pool and closes it (HikariCP closes an evicted connection when returned). */
@@ -96,5 +103,6 @@ final class JdbcTxnClient implements TxnClient {
             // already gone
         }
         conn = null;
+        statements = null;
     }
 }

@@ -45,11 +45,6 @@ public abstract class SqlAdapter implements DatabaseAdapter {
     /** The SQL that appends ? to key ?'s list in {@code table} as an upsert, creating the row (parameters: key, element). */
     protected abstract String appendUpsertSql(String table);
 
-    /** The table holding key {@code k}: {@code base} itself with one table, else {@code base_<k mod tables>}. */
-    final String table(String base, long k) {
-        return tables == 1 ? base : base + "_" + Math.floorMod(k, tables);
-    }
-
     private List<String> allTables(String base) {
         List<String> out = new ArrayList<>(tables);
         for (int i = 0; i < tables; i++) out.add(tables == 1 ? base : base + "_" + i);
@@ -108,58 +103,86 @@ public abstract class SqlAdapter implements DatabaseAdapter {
         }
     }
 
+    /**
+     * The statements' SQL, per table, built once (the first transaction needs them; the subclass's dialect methods
+     * are not called from this class's constructor). A race builds it twice, equally: harmless.
+     */
+    private volatile Sql sql;
+
+    /** Every statement's text per table, so a transaction concatenates no SQL and looks up the same Strings. */
+    private record Sql(String[] read, String[] write, String[] upsert, String[] append, String[] appendUpsert,
+                       String[] listRead, String[] cas) {
+    }
+
+    private Sql sql() {
+        Sql s = sql;
+        if (s != null) return s;
+        int n = tables;
+        s = new Sql(new String[n], new String[n], new String[n], new String[n], new String[n], new String[n],
+                new String[n]);
+        for (int t = 0; t < n; t++) {
+            String kv = allTables(KV).get(t), lists = allTables(LISTS).get(t);
+            s.read[t] = "SELECT v FROM " + kv + " WHERE k = ?";
+            s.write[t] = "UPDATE " + kv + " SET v = ? WHERE k = ?";
+            s.upsert[t] = upsertSql(kv);
+            s.append[t] = appendSql(lists);
+            s.appendUpsert[t] = appendUpsertSql(lists);
+            s.listRead[t] = "SELECT v FROM " + lists + " WHERE k = ?";
+            s.cas[t] = "UPDATE " + kv + " SET v = ? WHERE k = ? AND v = ?";
+        }
+        return sql = s;
+    }
+
     @Override
-    public List<MicroOp> execute(Connection c, List<MicroOp> ops, CasExpectations casExpected) throws SQLException {
+    public List<MicroOp> execute(Statements st, List<MicroOp> ops, CasExpectations casExpected) throws SQLException {
+        Sql q = sql();
         List<MicroOp> done = new ArrayList<>(ops.size());
-        for (MicroOp op : ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            MicroOp op = ops.get(i);
             if (opPauseNanos > 0 && !done.isEmpty()) pause();
             long k = op.key();
+            int t = tables == 1 ? 0 : Math.floorMod(k, tables);
             if (op instanceof MicroOp.Read) {
-                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + table(KV, k) + " WHERE k = ?")) {
-                    p.setLong(1, k);
-                    try (ResultSet rs = p.executeQuery()) {
-                        done.add(new MicroOp.Read(k, rs.next() ? Long.valueOf(rs.getLong(1)) : upsert ? INITIAL : null));
-                    }
+                PreparedStatement p = st.get(q.read[t]);
+                p.setLong(1, k);
+                try (ResultSet rs = p.executeQuery()) {
+                    done.add(new MicroOp.Read(k, rs.next() ? Long.valueOf(rs.getLong(1)) : upsert ? INITIAL : null));
                 }
             } else if (op instanceof MicroOp.Write) {
                 long v = ((MicroOp.Write) op).value();
                 if (upsert) {
-                    try (PreparedStatement p = c.prepareStatement(upsertSql(table(KV, k)))) {
-                        p.setLong(1, k);
-                        p.setLong(2, v);
-                        p.executeUpdate();
-                    }
+                    PreparedStatement p = st.get(q.upsert[t]);
+                    p.setLong(1, k);
+                    p.setLong(2, v);
+                    p.executeUpdate();
                 } else {
-                    update(c, "UPDATE " + table(KV, k) + " SET v = ? WHERE k = ?", v, k);
+                    update(st.get(q.write[t]), v, k);
                 }
                 done.add(op);
             } else if (op instanceof MicroOp.Append) {
                 if (upsert) {
-                    try (PreparedStatement p = c.prepareStatement(appendUpsertSql(table(LISTS, k)))) {
-                        p.setLong(1, k);
-                        p.setString(2, Long.toString(((MicroOp.Append) op).value()));
-                        p.executeUpdate();
-                    }
+                    PreparedStatement p = st.get(q.appendUpsert[t]);
+                    p.setLong(1, k);
+                    p.setString(2, Long.toString(((MicroOp.Append) op).value()));
+                    p.executeUpdate();
                 } else {
-                    update(c, appendSql(table(LISTS, k)), ((MicroOp.Append) op).value(), k);
+                    update(st.get(q.append[t]), ((MicroOp.Append) op).value(), k);
                 }
                 done.add(op);
             } else if (op instanceof MicroOp.ListRead) {
-                try (PreparedStatement p = c.prepareStatement("SELECT v FROM " + table(LISTS, k) + " WHERE k = ?")) {
-                    p.setLong(1, k);
-                    try (ResultSet rs = p.executeQuery()) {
-                        done.add(new MicroOp.ListRead(k, rs.next() ? parseList(rs.getString(1)) : List.of()));
-                    }
+                PreparedStatement p = st.get(q.listRead[t]);
+                p.setLong(1, k);
+                try (ResultSet rs = p.executeQuery()) {
+                    done.add(new MicroOp.ListRead(k, rs.next() ? parseList(rs.getString(1)) : List.of()));
                 }
             } else {
                 MicroOp.Cas cas = (MicroOp.Cas) op;
                 long expected = casExpected.expected(k);
-                try (PreparedStatement p = c.prepareStatement("UPDATE " + table(KV, k) + " SET v = ? WHERE k = ? AND v = ?")) {
-                    p.setLong(1, cas.newValue());
-                    p.setLong(2, k);
-                    p.setLong(3, expected);
-                    if (p.executeUpdate() != 1) throw new CasMismatch(k, expected);
-                }
+                PreparedStatement p = st.get(q.cas[t]);
+                p.setLong(1, cas.newValue());
+                p.setLong(2, k);
+                p.setLong(3, expected);
+                if (p.executeUpdate() != 1) throw new CasMismatch(k, expected);
                 done.add(new MicroOp.Cas(k, expected, cas.newValue()));
             }
         }
@@ -177,12 +200,10 @@ public abstract class SqlAdapter implements DatabaseAdapter {
         }
     }
 
-    private static void update(Connection c, String sql, long value, long key) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement(sql)) {
-            p.setLong(1, value);
-            p.setLong(2, key);
-            if (p.executeUpdate() != 1) throw new SQLException("key " + key + " is missing from the table");
-        }
+    private static void update(PreparedStatement p, long value, long key) throws SQLException {
+        p.setLong(1, value);
+        p.setLong(2, key);
+        if (p.executeUpdate() != 1) throw new SQLException("key " + key + " is missing from the table");
     }
 
     static List<Long> parseList(String s) {

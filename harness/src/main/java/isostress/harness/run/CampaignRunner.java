@@ -119,7 +119,7 @@ public final class CampaignRunner {
             log.line("cleanup: " + line);
             out.println("isostress: " + line);
         }
-        RunStats stats = new RunStats(workload);
+        RunStats stats = new RunStats(workload, campaign.rate());
         String description = null;
         String error = null;
         RunningDatabase db = null;
@@ -215,15 +215,16 @@ public final class CampaignRunner {
                 recorder.onCompletion(streamer::accept);
                 streamer.start();
             }
-            stats.started();
+            stats.started(dir.latencyLog());
             TxnDispatch dispatch = TxnDispatch.of(workload);
             // Read replicas take no sessions of their own: every session writes on the primary (ReadRouting).
             int writable = nodes.size() - campaign.database().replicas().count();
+            Schedule schedule = new Schedule(stats.startNanos(), campaign.rate());
             for (int s = 0; s < workload.spec().sessions(); s++) {
                 int node = s % writable;
                 SessionWorker w = new SessionWorker(s, node, nodes.size() > 1 ? nodes.get(node).name() : null,
                         workload, dispatch, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
-                        campaign.nemesis() != null, outcomes);
+                        campaign.nemesis() != null, outcomes, schedule);
                 workers.add(w);
                 Thread t = new Thread(() -> {
                     w.run();
@@ -247,6 +248,7 @@ public final class CampaignRunner {
             }
             for (Thread t : threads) t.join();
             if (streamer != null) {
+                recorder.flush(); // the last batch reaches the streaming check before its last look
                 streamer.close();
                 streaming = streamer.report();
             }

@@ -55,6 +55,11 @@ public final class RunDirectory {
         return dir.resolve("history.jsonl");
     }
 
+    /** Each second's latency histograms (HdrHistogram log, {@link RunStats}): the report's latency chart. */
+    public Path latencyLog() {
+        return dir.resolve("latency.hlog");
+    }
+
     public Path results() {
         return dir.resolve("results.json");
     }

@@ -85,7 +85,11 @@ public final class RunReport {
         m.put("unknown", s.unknown());
         m.put("abort_rate", Math.round(s.abortRate() * 1e4) / 1e4);
         m.put("throughput_committed_per_s", Math.round(s.throughput() * 10) / 10.0);
+        if (s.targetRate() > 0) m.put("target_rate_per_s", s.targetRate());
+        m.put("attempted_per_s", Math.round(s.attemptRate() * 10) / 10.0);
         m.put("latency_ms", s.latencyMs());
+        m.put("service_time_ms", s.serviceMs());
+        if (s.staged()) m.put("session_time_ms", s.sessionTimeMs());
         m.put("by_shape", s.byShape());
         return m;
     }
@@ -130,6 +134,15 @@ public final class RunReport {
                         + "%,.0f commits/s; latency ms p50 %.2f p95 %.2f p99 %.2f max %.1f%n", s.attempted(),
                 s.seconds(), s.committed(), s.aborted(), 100 * s.abortRate(), s.unknown(), s.throughput(),
                 lat.get("p50"), lat.get("p95"), lat.get("p99"), lat.get("max"));
+        if (s.staged()) {
+            Map<String, Object> st = s.sessionTimeMs();
+            out.printf(Locale.ROOT, "  %s; session time: database %,d ms, recorder %,d ms (%.1f%%), waiting for "
+                            + "the schedule %,d ms, other %,d ms%n",
+                    s.targetRate() > 0 ? String.format(Locale.ROOT, "rate %,.1f/s of %,.1f/s asked, latency from "
+                            + "the intended start", s.attemptRate(), s.targetRate()) : "closed loop",
+                    st.get("database"), st.get("recorder"), 100 * (double) st.get("recorder_share"), st.get("schedule"),
+                    st.get("other"));
+        }
         if (!o.faults().isEmpty()) {
             Map<String, Long> kinds = new java.util.TreeMap<>();
             for (isostress.harness.faults.FaultRecord f : o.faults()) kinds.merge(f.kind(), 1L, Long::sum);

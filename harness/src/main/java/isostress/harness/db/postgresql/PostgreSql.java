@@ -119,4 +119,16 @@ public final class PostgreSql extends JdbcDatabase {
         p.setProperty("socketTimeout", secs);
         return p;
     }
+
+    /**
+     * {@code prepareThreshold=1}: a statement becomes a named server-side statement on its first execution rather
+     * than its fifth, so each session's reused statements ({@code db.Statements}) are parsed and planned once per
+     * connection, as pgbench {@code -M prepared} does.
+     */
+    @Override
+    public Properties clientProperties() {
+        Properties p = new Properties();
+        p.setProperty("prepareThreshold", "1");
+        return p;
+    }
 }
