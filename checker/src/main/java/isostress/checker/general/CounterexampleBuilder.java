@@ -45,8 +45,8 @@ final class CounterexampleBuilder {
 
     /** The anomaly for a violation. */
     Anomaly anomaly(PolygraphSolver.Outcome.Violation v) {
-        List<PolygraphSolver.Cycle> cycles = v.cycles();
-        PolygraphSolver.Cycle main = cycles.get(0);
+        List<PolygraphCycle> cycles = v.cycles();
+        PolygraphCycle main = cycles.get(0);
         List<Step> steps = steps(main);
         List<Premise> premises = new ArrayList<>();
         boolean derived = false;
@@ -57,7 +57,7 @@ final class CounterexampleBuilder {
             premises.add(new Premise("the cycle above assumes " + choices(main) + "; every other order closes a "
                     + "cycle too", List.of()));
             for (int c = 1; c < cycles.size(); c++) {
-                PolygraphSolver.Cycle other = cycles.get(c);
+                PolygraphCycle other = cycles.get(c);
                 String assumes = choices(other);
                 premises.add(new Premise(assumes.isEmpty() ? "in any order" : "if " + assumes, steps(other)));
             }
@@ -81,7 +81,7 @@ final class CounterexampleBuilder {
     }
 
     /** "T3's write of key 5 (7) precedes T8's (9)" for each order the cycle assumes (its CHOSEN edges). */
-    private String choices(PolygraphSolver.Cycle c) {
+    private String choices(PolygraphCycle c) {
         Set<String> out = new LinkedHashSet<>();
         for (int i = 0; i < c.size(); i++) {
             if (c.origin()[i] != Polygraph.CHOSEN) continue;
@@ -107,7 +107,7 @@ final class CounterexampleBuilder {
      * Why the inferred edge at position i holds: the version order it rests on is forced, either because the earlier
      * writer reaches the later one (FRONTIER) or because the other order closes a cycle (FORCED).
      */
-    private Premise justify(PolygraphSolver.Cycle c, int i) {
+    private Premise justify(PolygraphCycle c, int i) {
         int e = c.edgeId()[i];
         if (e < 0) return null;
         int earlier = c.v1()[i], later = c.v2()[i];
@@ -170,7 +170,7 @@ final class CounterexampleBuilder {
     // ---- steps ----
 
     /** The cycle's transaction steps: halves of one transaction merged, runs through time points made one rt step. */
-    List<Step> steps(PolygraphSolver.Cycle c) {
+    List<Step> steps(PolygraphCycle c) {
         int k = c.size();
         int start = 0; // start at an edge leaving a transaction, so that no run through time points is cut
         while (start < k && g.txnOf[c.from()[start]] < 0) start++;
@@ -180,7 +180,7 @@ final class CounterexampleBuilder {
     }
 
     private List<Step> stepsOf(int[] edgeIds) {
-        PolygraphSolver.Cycle c = PolygraphSolver.Cycle.of(g, edgeIds);
+        PolygraphCycle c = PolygraphCycle.of(g, edgeIds);
         int[] order = new int[edgeIds.length];
         for (int i = 0; i < order.length; i++) order[i] = i;
         return fold(order, c.from(), c.to(), c.kind(), c.v1(), c.v2());

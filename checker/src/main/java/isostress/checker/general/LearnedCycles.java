@@ -20,14 +20,14 @@ final class LearnedCycles {
      * stays unsatisfiable), so that the counterexample is the smallest argument, as PolySI's interpretation step
      * aims for (§5.3).
      */
-    static List<PolygraphSolver.Cycle> minimalCore(int cons, List<int[]> clauses, List<PolygraphSolver.Cycle> learned) {
+    static List<PolygraphCycle> minimalCore(int cons, List<int[]> clauses, List<PolygraphCycle> learned) {
         boolean[] keep = new boolean[clauses.size()];
         Arrays.fill(keep, true);
         for (int i = 0; i < clauses.size(); i++) {
             keep[i] = false;
             if (satisfiable(cons, clauses, keep)) keep[i] = true;
         }
-        List<PolygraphSolver.Cycle> out = new ArrayList<>();
+        List<PolygraphCycle> out = new ArrayList<>();
         for (int i = 0; i < clauses.size(); i++) if (keep[i]) out.add(learned.get(i));
         return out;
     }

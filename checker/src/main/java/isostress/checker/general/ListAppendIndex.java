@@ -5,16 +5,10 @@ import isostress.checker.history.InputException;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.Outcome;
 import isostress.checker.index.AnomalyLog;
-import isostress.checker.model.Anomaly;
 import isostress.checker.model.AnomalyType;
-import isostress.checker.model.CycleVariant;
 import isostress.checker.model.EdgeKind;
-import isostress.checker.model.IsolationLevel;
-import isostress.checker.model.MtcAnomaly;
 import isostress.checker.model.Step;
-import isostress.checker.history.Txn;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -41,37 +35,48 @@ import java.util.List;
  * Unusable reads (any of the above) give no dependency; appends no read observed follow the longest read, in an
  * order the history does not tell (the polygraph leaves it open). Info transactions count as committed when a
  * committed read holds one of their elements.
+ *
+ * <p>{@link ListAccesses} compiles the operations (keys, appends, accesses, committed transactions); this class
+ * infers the views, version orders and reads from them; {@link ListAnomalies} builds the reports.
  */
 final class ListAppendIndex {
     private final History h;
     private final AnomalyLog log;
     private final int n;
-    private final LongPairIntMap keyIds = new LongPairIntMap(1024);
-    private long[] keyOf = new long[64];
-    private int keys;
-    /** (key id, element) → append op. */
-    private AppendTable appendOp;
+    // Compiled ops (see ListAccesses): dense keys, each element's append op, and per op its transaction, dense key and
+    // access (the transaction's (txn, key) slot); per access its key, final append op (-1: none), number of appends.
+    private final LongPairIntMap keyIds;
+    private final long[] keyOf;
+    private final int keys;
+    private final AppendTable appendOp;
     private final boolean[] included;
-    // Per op: its transaction, dense key, access (the transaction's (txn, key) slot), and, for reads, the length of
-    // its view of the committed list (-1: not a usable read).
     private final int[] opTxn, opKey, opAccess;
+    private final int acc;
+    private final int[] accStart, accKey, accFinalOp, accAppends;
+    // Per read op: the length of its view of the committed list (-1: not a usable read).
     private int[] viewLen;
     // Per append op: key + 1 once the longest view of its key showed it. Per access: where its appends start in the
     // longest view of its key (-1: not shown). Per transaction: key + 1 once its run was seen (chainOf).
     private int[] shownAt, runStart, seenStamp;
-    // Per access: key, final append op (-1: none), number of appends.
-    private int acc;
-    private int[] accStart, accKey, accFinalOp, accAppends;
 
     private ListAppendIndex(History h, AnomalyLog log) {
         this.h = h;
         this.log = log;
         this.n = h.size();
-        this.included = new boolean[n];
-        int ops = h.opCount();
-        this.opTxn = new int[ops];
-        this.opKey = new int[ops];
-        this.opAccess = new int[ops];
+        ListAccesses c = ListAccesses.of(h);
+        keyIds = c.keyIds;
+        keyOf = c.keyOf;
+        keys = c.keys;
+        appendOp = c.appendOp;
+        included = c.included;
+        opTxn = c.opTxn;
+        opKey = c.opKey;
+        opAccess = c.opAccess;
+        acc = c.acc;
+        accStart = c.accStart;
+        accKey = c.accKey;
+        accFinalOp = c.accFinalOp;
+        accAppends = c.accAppends;
     }
 
     /** True when the history holds list operations. */
@@ -88,20 +93,7 @@ final class ListAppendIndex {
         return new ListAppendIndex(h, log).build();
     }
 
-    private int key(long key) {
-        int k = keyIds.get(key, 0);
-        if (k == LongPairIntMap.MISSING) {
-            k = keys++;
-            keyIds.put(key, 0, k);
-            if (k == keyOf.length) keyOf = Arrays.copyOf(keyOf, k * 2);
-            keyOf[k] = key;
-        }
-        return k;
-    }
-
     private Observations build() {
-        scanOps();
-        includeCommitted();
         viewLen = new int[h.opCount()];
         Arrays.fill(viewLen, -1);
         for (int t = 0; t < n; t++) if (included[t]) views(t);
@@ -184,101 +176,12 @@ final class ListAppendIndex {
             verTxn[written + k] = -1;
         }
         Observations.ValueNames names = v -> v >= written ? null : verValue[v];
-        return new Observations(h, included, keyOf, written, verKey, verTxn, accStart, Arrays.copyOf(accKey, acc),
+        return new Observations(h, included, keyOf, written, verKey, verTxn, accStart, accKey,
                 accRead, accWrite, readStart, Arrays.copyOf(rk, r), Arrays.copyOf(rv, r), Arrays.copyOf(ro, r),
                 chainStart, chain, true, names, key -> {
                     int k = keyIds.get(key, 0);
                     return k == LongPairIntMap.MISSING ? -1 : k;
                 });
-    }
-
-    /** Keys, appends (each element once per key), and accesses: one per (transaction, key), in first-touch order. */
-    private void scanOps() {
-        // First the dense keys (in first-touch order) and each key's range of elements, to size the append table.
-        for (int o = 0; o < h.opCount(); o++) opKey[o] = key(h.opKey(o));
-        appendOp = new AppendTable(keys);
-        for (int o = 0; o < h.opCount(); o++) {
-            if (h.opKind(o) == History.APPEND) appendOp.count(opKey[o], h.opValue(o));
-        }
-        appendOp.allocate();
-        accStart = new int[n + 1];
-        accKey = new int[16];
-        accFinalOp = new int[16];
-        accAppends = new int[16];
-        for (int t = 0; t < n; t++) {
-            accStart[t] = acc;
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                opTxn[o] = t;
-                byte kind = h.opKind(o);
-                // A read of nil is how Jepsen writes an unknown or empty list read (see knownRead).
-                if (kind != History.APPEND && kind != History.LIST_READ && !(kind == History.READ && h.opValueNull(o))) {
-                    throw new InputException(h.source(), h.line(t), "transaction T" + t + " mixes register "
-                            + "operations (" + h.op(o) + ") into a list-append history; check registers and lists "
-                            + "in separate histories");
-                }
-                int k = opKey[o];
-                int a = accStart[t];
-                while (a < acc && accKey[a] != k) a++;
-                if (a == acc) {
-                    if (acc == accKey.length) {
-                        accKey = Arrays.copyOf(accKey, acc * 2);
-                        accFinalOp = Arrays.copyOf(accFinalOp, acc * 2);
-                        accAppends = Arrays.copyOf(accAppends, acc * 2);
-                    }
-                    accKey[acc] = k;
-                    accFinalOp[acc] = -1;
-                    accAppends[acc++] = 0;
-                }
-                opAccess[o] = a;
-                if (kind != History.APPEND) continue;
-                accFinalOp[a] = o;
-                accAppends[a]++;
-                long e = h.opValue(o);
-                int prev = appendOp.put(k, e, o);
-                if (prev != AppendTable.MISSING) {
-                    int pt = opTxn[prev];
-                    throw new InputException(h.source(), h.line(t), "duplicate appended value: transaction T" + t
-                            + " appends " + e + " to key " + h.opKey(o) + ", already appended by T" + pt + " (line "
-                            + h.line(pt) + "); every append to a key must add a value never appended to it before");
-                }
-            }
-        }
-        accStart[n] = acc;
-        keyOf = Arrays.copyOf(keyOf, keys);
-    }
-
-    /** ok transactions, and info ones with an element in a committed read (a closure). */
-    private void includeCommitted() {
-        boolean infoAppends = false;
-        for (int t = 0; t < n; t++) {
-            if (h.outcome(t) == Outcome.OK) included[t] = true;
-            else if (h.outcome(t) == Outcome.INFO && accAppendsOf(t) > 0) infoAppends = true;
-        }
-        if (!infoAppends) return; // nothing to discover: skip looking up every element of every read
-        int[] work = new int[n];
-        int top = 0;
-        for (int t = 0; t < n; t++) if (included[t]) work[top++] = t;
-        while (top > 0) {
-            int t = work[--top];
-            for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                if (!knownRead(t, o)) continue;
-                for (int i = 0, l = len(o); i < l; i++) {
-                    int ap = appendOp.get(opKey[o], elem(o, i));
-                    if (ap == LongPairIntMap.MISSING) continue;
-                    int w = opTxn[ap];
-                    if (!included[w] && h.outcome(w) == Outcome.INFO) {
-                        included[w] = true;
-                        work[top++] = w;
-                    }
-                }
-            }
-        }
-    }
-
-    private int accAppendsOf(int t) {
-        int c = 0;
-        for (int a = accStart[t]; a < accStart[t + 1]; a++) c += accAppends[a];
-        return c;
     }
 
     /**
@@ -290,7 +193,7 @@ final class ListAppendIndex {
      */
     private void views(int t) {
         for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-            if (!knownRead(t, o)) continue;
+            if (!ListAccesses.knownRead(h, t, o)) continue;
             int k = opKey[o];
             int own = 0, previous = -1;
             for (int q = h.firstOp(t); q < o; q++) {
@@ -298,14 +201,14 @@ final class ListAppendIndex {
                 if (h.opKind(q) == History.APPEND) own++;
                 else if (viewLen[q] >= 0) previous = q;
             }
-            int length = len(o);
+            int length = ListAccesses.len(h, o);
             boolean endsWithOwn = length >= own;
             int i = length - own;
             for (int q = h.firstOp(t); q < o && endsWithOwn; q++) {
                 if (opKey[q] == k && h.opKind(q) == History.APPEND) endsWithOwn = elem(o, i++) == h.opValue(q);
             }
             if (!endsWithOwn) {
-                log.nonCycle(anomaly(AnomalyType.INTERNAL, t, o, List.of(), List.of()));
+                log.nonCycle(ListAnomalies.of(h, AnomalyType.INTERNAL, t, o, List.of(), List.of()));
                 continue;
             }
             viewLen[o] = length - own;
@@ -365,7 +268,7 @@ final class ListAppendIndex {
             if (run == 0 || (!complete && i + run < len) || again) {
                 // A run shown twice is a duplicate (firstInvalid cut the view there); otherwise the appends are split.
                 if (!again || i < firstBad) {
-                    log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, reader, longest, List.of(w),
+                    log.nonCycle(ListAnomalies.of(h, AnomalyType.INCOMPATIBLE_ORDER, reader, longest, List.of(w),
                             List.of(new Step(w, w, EdgeKind.WW, keyOf[k], list[i], null, false, -1))));
                 }
                 i += Math.max(1, run);
@@ -376,7 +279,7 @@ final class ListAppendIndex {
                 if (abortedAt < 0) abortedAt = i;
             } else if (abortedAt >= 0 && included[w]) {
                 int aw = opTxn[appendOp.get(k, list[abortedAt])];
-                log.nonCycle(anomaly(AnomalyType.DIRTY_UPDATE, reader, longest, List.of(aw, w),
+                log.nonCycle(ListAnomalies.of(h, AnomalyType.DIRTY_UPDATE, reader, longest, List.of(aw, w),
                         List.of(new Step(aw, w, EdgeKind.WW, keyOf[k], list[abortedAt], list[i], false, -1))));
                 abortedAt = -1;
             }
@@ -397,7 +300,7 @@ final class ListAppendIndex {
         long key = h.opKey(o);
         if (len > viewLen[longest] || !samePrefix(o, len, longest, len)) {
             int other = opTxn[longest];
-            log.nonCycle(anomaly(AnomalyType.INCOMPATIBLE_ORDER, t, o, other == t ? List.of() : List.of(other),
+            log.nonCycle(ListAnomalies.of(h, AnomalyType.INCOMPATIBLE_ORDER, t, o, other == t ? List.of() : List.of(other),
                     List.of()));
             return -1;
         }
@@ -405,13 +308,13 @@ final class ListAppendIndex {
             long e = elem(o, firstBad);
             int ap = appendOp.get(k, e);
             if (ap == LongPairIntMap.MISSING) {
-                log.nonCycle(anomaly(AnomalyType.THIN_AIR_READ, t, o, List.of(), List.of(), e));
+                log.nonCycle(ListAnomalies.of(h, AnomalyType.THIN_AIR_READ, t, o, List.of(), List.of(), e));
             } else if (h.outcome(opTxn[ap]) == Outcome.FAIL) {
                 int w = opTxn[ap];
-                log.nonCycle(anomaly(AnomalyType.G1A, t, o, List.of(w),
+                log.nonCycle(ListAnomalies.of(h, AnomalyType.G1A, t, o, List.of(w),
                         List.of(new Step(w, t, EdgeKind.WR, key, e, null, false, -1)), e));
             } else {
-                log.nonCycle(anomaly(AnomalyType.DUPLICATE_ELEMENTS, t, o, List.of(), List.of()));
+                log.nonCycle(ListAnomalies.of(h, AnomalyType.DUPLICATE_ELEMENTS, t, o, List.of(), List.of()));
             }
             return -1;
         }
@@ -419,7 +322,7 @@ final class ListAppendIndex {
         int a = opAccess[o];
         if (accAppends[a] > 0 && runStart[a] >= 0 && runStart[a] < len) {
             long e = elem(o, runStart[a]);
-            log.nonCycle(anomaly(AnomalyType.FUTURE_READ, t, o, List.of(), List.of(), e));
+            log.nonCycle(ListAnomalies.of(h, AnomalyType.FUTURE_READ, t, o, List.of(), List.of(), e));
             return -1;
         }
         if (len == 0) return written + k;
@@ -427,27 +330,11 @@ final class ListAppendIndex {
         int ap = appendOp.get(k, lastElem);
         int w = opTxn[ap];
         if (accFinalOp[opAccess[ap]] != ap) {
-            log.nonCycle(anomaly(AnomalyType.G1B, t, o, List.of(w),
+            log.nonCycle(ListAnomalies.of(h, AnomalyType.G1B, t, o, List.of(w),
                     List.of(new Step(w, t, EdgeKind.WR, key, lastElem, null, false, -1)), lastElem));
             return -1;
         }
         return included[w] ? opAccess[ap] : -1;
-    }
-
-    /**
-     * A list read whose value is known: a list read with values, or a read of nil in a completed ok or fail
-     * transaction, which is how Jepsen records an empty list (in an invocation or an info completion nil is
-     * "not known").
-     */
-    private boolean knownRead(int t, int o) {
-        byte k = h.opKind(o);
-        if (k == History.LIST_READ) return !h.opValueNull(o);
-        return k == History.READ && h.opValueNull(o) && h.outcome(t) != Outcome.INFO;
-    }
-
-    /** Length of known read o's list (0 for a read of nil). */
-    private int len(int o) {
-        return h.opKind(o) == History.LIST_READ ? h.listLength(o) : 0;
     }
 
     /** Element i of known read o's list. */
@@ -462,23 +349,5 @@ final class ListAppendIndex {
         return true;
     }
 
-    private Anomaly anomaly(AnomalyType type, int t, int op, List<Integer> others, List<Step> steps) {
-        return anomaly(type, t, op, others, steps, null);
-    }
 
-    private Anomaly anomaly(AnomalyType type, int t, int op, List<Integer> others, List<Step> steps, Long element) {
-        List<Txn> txns = new ArrayList<>();
-        txns.add(h.txn(t));
-        for (int x : others) if (x != t) txns.add(h.txn(x));
-        MtcAnomaly alias = type == AnomalyType.G1A ? MtcAnomaly.ABORTED_READ
-                : type == AnomalyType.G1B ? MtcAnomaly.INTERMEDIATE_READ
-                : type == AnomalyType.THIN_AIR_READ ? MtcAnomaly.THIN_AIR_READ
-                : type == AnomalyType.FUTURE_READ ? MtcAnomaly.FUTURE_READ : null;
-        List<Step> s = steps;
-        if (element != null && steps.isEmpty()) {
-            s = List.of(new Step(t, t, EdgeKind.WR, h.opKey(op), element, null, false, -1));
-        }
-        return new Anomaly(type, CycleVariant.NONE, alias, IsolationLevel.READ_COMMITTED, txns, s, h.op(op),
-                h.opKey(op));
-    }
 }

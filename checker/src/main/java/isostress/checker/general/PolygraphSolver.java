@@ -46,39 +46,11 @@ final class PolygraphSolver {
          * No version order does. {@code cycles}: one cycle (the known graph is cyclic), two (both orders of one
          * pair close a cycle) or several (every model of the open orders closes one of them).
          */
-        record Violation(List<Cycle> cycles, SolverStats stats) implements Outcome {
+        record Violation(List<PolygraphCycle> cycles, SolverStats stats) implements Outcome {
         }
 
         /** A limit was hit. */
         record Unknown(String reason, SolverStats stats) implements Outcome {
-        }
-    }
-
-    /**
-     * A cycle as copies of its edges (the solver's tentative edges are discarded afterwards), with, for each edge,
-     * the open pair and side it came from when the SAT phase chose it (else -1).
-     */
-    record Cycle(int[] from, int[] to, byte[] kind, int[] v1, int[] v2, byte[] origin, int[] edgeId) {
-        int size() {
-            return from.length;
-        }
-
-        /** Copies of edges {@code edgeIds} of {@code g}, for cycles and paths that outlive the tentative edges. */
-        static Cycle of(Polygraph g, int[] edgeIds) {
-            int k = edgeIds.length;
-            int[] f = new int[k], t = new int[k], a = new int[k], b = new int[k], id = new int[k];
-            byte[] kd = new byte[k], or = new byte[k];
-            for (int i = 0; i < k; i++) {
-                int e = edgeIds[i];
-                f[i] = g.from[e];
-                t[i] = g.to[e];
-                a[i] = g.v1[e];
-                b[i] = g.v2[e];
-                kd[i] = g.kind[e];
-                or[i] = g.origin[e];
-                id[i] = g.origin[e] == Polygraph.CHOSEN ? -1 : e;
-            }
-            return new Cycle(f, t, kd, a, b, or, id);
         }
     }
 
@@ -166,7 +138,7 @@ final class PolygraphSolver {
         return new Outcome.Unknown(why, stats);
     }
 
-    private Outcome violation(List<Cycle> cycles) {
+    private Outcome violation(List<PolygraphCycle> cycles) {
         return new Outcome.Violation(cycles, stats);
     }
 
@@ -298,14 +270,14 @@ final class PolygraphSolver {
     }
 
     /** The cycle that open pair i's order closes: its ww or rw edge, then a path back in the current graph. */
-    private Cycle closing(int i, boolean uFirst, int why, int j) {
+    private PolygraphCycle closing(int i, boolean uFirst, int why, int j) {
         int a = uFirst ? pairs.cu[i] : pairs.cv[i], b = uFirst ? pairs.cv[i] : pairs.cu[i];
         int x = pairs.first(j, uFirst), y = pairs.second(j, uFirst);
         int mark = g.edges;
         int e = why == -2 ? g.addEdge(a, b, EdgeKind.WW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN)
                 : g.addEdge(why, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
         int[] cyc = Paths.cycleThrough(g, si, e);
-        Cycle c = copy(cyc);
+        PolygraphCycle c = copy(cyc);
         g.truncate(mark);
         return c;
     }
@@ -324,7 +296,7 @@ final class PolygraphSolver {
         int secondsLeft = (int) Math.max(1, (limits.deadlineNanos() - System.nanoTime()) / 1_000_000_000L);
         solver.setTimeout(secondsLeft);
         int base = g.edges;
-        List<Cycle> learned = new ArrayList<>();
+        List<PolygraphCycle> learned = new ArrayList<>();
         List<int[]> clauses = new ArrayList<>();
         try {
             while (true) {
@@ -404,9 +376,7 @@ final class PolygraphSolver {
         }
     }
 
-    // ---- cycles as data ----
-
-    private Cycle copy(int[] edgeIds) {
-        return Cycle.of(g, edgeIds);
+    private PolygraphCycle copy(int[] edgeIds) {
+        return PolygraphCycle.of(g, edgeIds);
     }
 }

@@ -65,10 +65,10 @@ final class EdnWriter implements HistoryWriter {
             long time = completion ? h.completeTime(t) : h.invokeTime(t);
             if (time >= 0) sb.append(", :time ").append(time);
             if (h.registerOps()) {
-                OpSyntax.EDN.appendRegisterOp(sb, h, t, completion);
+                EdnOps.appendRegisterOp(sb, h, t, completion);
             } else {
                 sb.append(", :f :txn, :value ");
-                OpSyntax.EDN.appendOps(sb, h, t, completion);
+                EdnOps.appendOps(sb, h, t, completion);
             }
             if (completion && h.node(t) != null) sb.append(", :node ").append(ednString(h.node(t)));
             if (completion && h.isolation(t) != null) sb.append(", :isolation ").append(ednString(h.isolation(t)));

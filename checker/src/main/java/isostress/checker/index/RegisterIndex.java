@@ -28,6 +28,9 @@ import java.util.Arrays;
  * an {@code info} transaction is committed iff some committed transaction read one of its writes (computed as a
  * closure), otherwise it is dropped, which only removes constraints. In an {@code info} transaction a null read is
  * "not known" (Jepsen copies the invocation), in an {@code ok} one it is the initial value.
+ *
+ * <p>Helpers, one job each: {@link KeyIds} (dense keys), {@link WriteIndex} (who wrote each value, duplicates
+ * refused), {@link ReadAnomalyScan} (non-cycle anomalies), {@link VersionTour} (ancestry in the version forest).
  */
 public final class RegisterIndex {
     /** Source of an access with no usable external read. */
@@ -54,7 +57,7 @@ public final class RegisterIndex {
      * {@code accCount + key}, or {@link #NONE}. */
     public final int[] accSource;
     /** The writes-map code of each access's first external read value (see {@link WriteIndex}), or MISSING. */
-    private final int[] accReadCode;
+    final int[] accReadCode;
     public final boolean[] included;
     /** Written versions (accesses that write) whose parent is unknown because their writer's read is unknown. */
     public int undeterminedWrites;
@@ -66,25 +69,20 @@ public final class RegisterIndex {
     public final int versionCount;
     public final int[] childStart, children;
     public final int[] readerStart, readers;
-    /**
-     * Euler-tour intervals on the version forest: u is an ancestor-or-self of v iff tin[u] <= tin[v] < tout[u].
-     * Built on first use: only classifying a violation or the weak levels need ancestry.
-     */
-    private int[] tin, tout;
+    /** Ancestry in the version forest, built on first use: only classifying a violation or the weak levels need it. */
+    private VersionTour tour;
     public final AnomalyLog anomalies;
     /** True when some version has two or more children: a lost update, so the version order is not fixed. */
     public final boolean anyDivergence;
     /** Who wrote each (key, value). */
-    private final WriteIndex writes;
-    /** Dense id of each key: direct indexing when keys are compact integers, a hash map otherwise. */
-    private final DenseKeys dense;
-    private final LongPairIntMap keyIds;
+    final WriteIndex writes;
+    /** Dense id of each key. */
+    private final KeyIds keyIds;
 
     private RegisterIndex(History h, AnomalyLog anomalies) {
         this.h = h;
         this.n = h.size();
         this.anomalies = anomalies;
-        keyIds = new LongPairIntMap(1024);
         long[] keys = new long[1024];
         int kc = 0;
         int[] start = new int[n + 1];
@@ -108,7 +106,7 @@ public final class RegisterIndex {
         int[] iKey = new int[16], iTxn = new int[16];
         long[] iValue = new long[16];
         int acc = 0;
-        dense = DenseKeys.of(h);
+        keyIds = KeyIds.of(h);
         for (int t = 0; t < n; t++) {
             start[t] = acc;
             int first = acc;
@@ -119,10 +117,10 @@ public final class RegisterIndex {
                     throw notMini(t, "has list-append operations (" + h.op(o) + ")");
                 }
                 long key = h.opKey(o);
-                int k = dense != null ? dense.get(key) : keyIds.get(key, 0);
+                int k = keyIds.get(key);
                 if (k == LongPairIntMap.MISSING) {
                     k = kc++;
-                    if (dense != null) dense.put(key, k); else keyIds.put(key, 0, k);
+                    keyIds.put(key, k);
                     if (k == keys.length) keys = Arrays.copyOf(keys, k * 2);
                     keys[k] = key;
                 }
@@ -180,7 +178,7 @@ public final class RegisterIndex {
         keyCount = kc;
         keyOf = Arrays.copyOf(keys, kc);
         accCount = acc;
-        writes = indexWrites(h, kc, acc, aKey, aWrites, aWrite, aTxn, inter, iKey, iValue, iTxn, keys);
+        writes = WriteIndex.ofRegisterWrites(h, kc, acc, aKey, aWrites, aWrite, aTxn, inter, iKey, iValue, iTxn, keys);
         accStart = start;
         accTxn = aTxn;
         accKey = aKey;
@@ -194,7 +192,7 @@ public final class RegisterIndex {
         included = new boolean[n];
         versionCount = acc + kc;
         resolveSourcesAndInclusion();
-        scanReadsForAnomalies();
+        ReadAnomalyScan.scan(this);
         int[][] cs = group(true);
         childStart = cs[0];
         children = cs[1];
@@ -213,45 +211,6 @@ public final class RegisterIndex {
     }
 
     // ---- writes ----
-
-    private static WriteIndex indexWrites(History h, int keyCount, int acc, int[] aKey, boolean[] aWrites,
-                                          long[] aWrite, int[] aTxn, int inter, int[] iKey, long[] iValue,
-                                          int[] iTxn, long[] keyOf) {
-        int n = inter;
-        for (int a = 0; a < acc; a++) if (aWrites[a]) n++;
-        int[] key = new int[n], code = new int[n];
-        long[] value = new long[n];
-        int j = 0;
-        for (int a = 0; a < acc; a++) {
-            if (!aWrites[a]) continue;
-            key[j] = aKey[a];
-            value[j] = aWrite[a];
-            code[j++] = a << 1;
-        }
-        for (int i = 0; i < inter; i++) {
-            key[j] = iKey[i];
-            value[j] = iValue[i];
-            code[j++] = (iTxn[i] << 1) | 1;
-        }
-        WriteIndex idx = new WriteIndex(keyCount, n, key, value, code);
-        int[] dup = idx.duplicate();
-        if (dup != null) {
-            int t1 = (dup[0] & 1) == 1 ? dup[0] >>> 1 : aTxn[dup[0] >>> 1];
-            int t2 = (dup[1] & 1) == 1 ? dup[1] >>> 1 : aTxn[dup[1] >>> 1];
-            int later = Math.max(t1, t2), earlier = Math.min(t1, t2);
-            int k = (dup[0] & 1) == 0 ? aKey[dup[0] >>> 1] : keyOfIntermediate(dup[0] >>> 1, inter, iTxn, iKey, idx);
-            long v = idx.valueOf(k, dup[0]);
-            throw new InputException(h.source(), h.line(later), "duplicate written value: transaction T" + later
-                    + " writes " + v + " to key " + keyOf[k] + ", already written by T" + earlier + " (line "
-                    + h.line(earlier) + "); every write of a key must write a value never written to it before");
-        }
-        return idx;
-    }
-
-    private static int keyOfIntermediate(int txn, int inter, int[] iTxn, int[] iKey, WriteIndex idx) {
-        for (int i = 0; i < inter; i++) if (iTxn[i] == txn) return iKey[i];
-        throw new IllegalStateException();
-    }
 
     /** The writer of (key, value): the final-write access id, or -(txn+2) for an intermediate write, or NONE. */
     public int writerOf(long key, long value) {
@@ -324,86 +283,9 @@ public final class RegisterIndex {
     }
 
     /** A writes-map code as {@link #writerOf} returns it. */
-    private static int decode(int code) {
+    static int decode(int code) {
         if (code == WriteIndex.MISSING) return NONE;
         return (code & 1) == 0 ? code >>> 1 : -((code >>> 1) + 2);
-    }
-
-    /**
-     * Non-cycle anomalies, checked first for every committed transaction (MTC §IV-B footnote; Table I rows a-g):
-     * reads of values nobody wrote, of aborted or intermediate writes, of the transaction's own future write, reads
-     * after an own write that return something else, and repeated reads that disagree.
-     */
-    private void scanReadsForAnomalies() {
-        for (int t = 0; t < n; t++) {
-            if (!included[t]) continue;
-            boolean info = h.outcome(t) == Outcome.INFO;
-            for (int a = accStart[t]; a < accStart[t + 1]; a++) {
-                long key = keyOf[accKey[a]];
-                boolean wrote = false;
-                long last = 0;
-                boolean firstExternal = true;
-                for (int o = h.firstOp(t); o < h.endOp(t); o++) {
-                    if (h.opKey(o) != key) continue;
-                    byte kind = h.opKind(o);
-                    if (kind == History.READ || (kind == History.CAS && !wrote)) {
-                        boolean nul = h.opValueNull(o);
-                        if (nul && info && kind == History.READ) continue; // not known
-                        long v = h.opValue(o);
-                        if (wrote && kind == History.READ) {
-                            if (!nul && v == last) continue;
-                            if (!nul && ownEarlierWrite(t, key, v, o)) anomalies.notMyLastWrite(t, o, last);
-                            else anomalies.notMyOwnWrite(t, o, last);
-                            continue;
-                        }
-                        if (!firstExternal) {
-                            // A repeated read must itself be a possible read, and then agree with the first one.
-                            if (readSource(t, o) == NONE) {
-                                classifyExternalRead(t, o, key, nul, v, nul ? WriteIndex.MISSING
-                                        : writes.get(accKey[a], v));
-                                continue;
-                            }
-                            boolean same = nul ? accReadState[a] == READ_NULL
-                                    : accReadState[a] == READ_VALUE && accRead[a] == v;
-                            if (!same) anomalies.nonRepeatableRead(t, accReadOp[a], o);
-                            continue;
-                        }
-                        firstExternal = false;
-                        if (accSource[a] == NONE) classifyExternalRead(t, o, key, nul, v, accReadCode[a]);
-                    }
-                    if (kind == History.WRITE || kind == History.CAS) {
-                        wrote = true;
-                        last = kind == History.WRITE ? h.opValue(o) : h.casNew(o);
-                    }
-                }
-            }
-        }
-    }
-
-    private void classifyExternalRead(int t, int o, long key, boolean nul, long v, int code) {
-        if (nul ? h.initial().isInitialNull(key) : h.initial().isInitial(key, v)) return;
-        if (nul) {
-            anomalies.thinAir(t, o);
-            return;
-        }
-        int w = decode(code);
-        if (w == NONE) {
-            anomalies.thinAir(t, o);
-            return;
-        }
-        int wt = w >= 0 ? accTxn[w] : -w - 2;
-        if (wt == t) anomalies.futureRead(t, o);
-        else if (h.outcome(wt) == Outcome.FAIL) anomalies.abortedRead(t, o, wt);
-        else if (w < 0) anomalies.intermediateRead(t, o, wt);
-    }
-
-    private boolean ownEarlierWrite(int t, long key, long v, int before) {
-        for (int o = h.firstOp(t); o < before; o++) {
-            if (h.opKey(o) != key) continue;
-            if (h.opKind(o) == History.WRITE && h.opValue(o) == v) return true;
-            if (h.opKind(o) == History.CAS && h.casNew(o) == v) return true;
-        }
-        return false;
     }
 
     // ---- version forest ----
@@ -423,43 +305,14 @@ public final class RegisterIndex {
         return new int[][] {st, out};
     }
 
-    private void eulerTour() {
-        if (tin != null) return;
-        tin = new int[versionCount];
-        tout = new int[versionCount];
-        Arrays.fill(tin, -1);
-        int clock = 0;
-        int[] stack = new int[versionCount];
-        int[] cursor = new int[versionCount];
-        for (int root = 0; root < versionCount; root++) {
-            boolean isRoot = root >= accCount ? true : (accWrites[root] && included[accTxn[root]]
-                    && accSource[root] == NONE);
-            if (!isRoot || tin[root] >= 0) continue;
-            int sp = 0;
-            stack[sp] = root;
-            cursor[sp] = childStart[root];
-            tin[root] = clock++;
-            while (sp >= 0) {
-                int v = stack[sp];
-                if (cursor[sp] < childStart[v + 1]) {
-                    int c = children[cursor[sp]++];
-                    if (tin[c] >= 0) continue;
-                    tin[c] = clock++;
-                    sp++;
-                    stack[sp] = c;
-                    cursor[sp] = childStart[c];
-                } else {
-                    tout[v] = clock;
-                    sp--;
-                }
-            }
-        }
-    }
-
     /** True when version {@code a} is {@code v} or one of its descendants (both in the same key's forest). */
     public boolean descendantOrSelf(int a, int v) {
-        eulerTour();
-        return tin[v] >= 0 && tin[a] >= 0 && tin[v] <= tin[a] && tin[a] < tout[v];
+        return tour().descendantOrSelf(a, v);
+    }
+
+    private VersionTour tour() {
+        if (tour == null) tour = new VersionTour(this);
+        return tour;
     }
 
     /**
@@ -481,40 +334,17 @@ public final class RegisterIndex {
 
     /** The dense id of {@code key}. */
     public int keyId(long key) {
-        if (dense != null) {
-            long off = key - dense.min;
-            return off < 0 || off >= dense.ids.length ? LongPairIntMap.MISSING : dense.ids[(int) off];
-        }
-        return keyIds.get(key, 0);
+        return keyIds.find(key);
     }
 
     /** For each access: true when it is a version strictly below a version with two or more children. O(n). */
     public boolean[] belowDivergence() {
-        eulerTour();
-        int[] diff = new int[versionCount + 2];
-        for (int v = 0; v < versionCount; v++) {
-            if (divergent(v) && tin[v] >= 0) {
-                diff[tin[v] + 1]++;
-                diff[tout[v]]--;
-            }
-        }
-        for (int i = 1; i < diff.length; i++) diff[i] += diff[i - 1];
-        boolean[] below = new boolean[accCount];
-        for (int a = 0; a < accCount; a++) below[a] = tin[a] >= 0 && diff[tin[a]] > 0;
-        return below;
+        return tour().belowDivergence(this);
     }
 
     /** True when version {@code a} hangs below a root (an initial version or a version with unusable parent). */
     public boolean inForest(int a) {
-        eulerTour();
-        return tin[a] >= 0;
-    }
-
-    /** The child of version {@code v} on the path down to its descendant {@code a} (a != v). */
-    public int childToward(int v, int a) {
-        int c = a;
-        while (accSource[c] != v) c = accSource[c];
-        return c;
+        return tour().inForest(a);
     }
 
     /** The transaction that wrote version {@code v}, or -1 for an initial version. */
@@ -541,43 +371,6 @@ public final class RegisterIndex {
     /** True when some version has two or more children (a lost update). */
     public boolean divergent(int v) {
         return childStart[v + 1] - childStart[v] > 1;
-    }
-
-    /**
-     * Key to dense id by direct indexing when the keys are integers in a range not much larger than the number of
-     * operations (the usual case: workloads number their keys): one array read instead of a hash probe per op.
-     */
-    private static final class DenseKeys {
-        private final long min;
-        private final int[] ids;
-
-        private DenseKeys(long min, int range) {
-            this.min = min;
-            this.ids = new int[range];
-            Arrays.fill(ids, LongPairIntMap.MISSING);
-        }
-
-        static DenseKeys of(History h) {
-            int ops = h.opCount();
-            if (ops == 0) return null;
-            long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
-            for (int o = 0; o < ops; o++) {
-                long k = h.opKey(o);
-                if (k < min) min = k;
-                if (k > max) max = k;
-            }
-            long range = max - min + 1;
-            if (range <= 0 || range > Math.max(1 << 16, 4L * ops) || range > (1 << 28)) return null;
-            return new DenseKeys(min, (int) range);
-        }
-
-        int get(long key) {
-            return ids[(int) (key - min)];
-        }
-
-        void put(long key, int id) {
-            ids[(int) (key - min)] = id;
-        }
     }
 
     /** The refusal of the mini-transaction checkers, naming the first blind write (null when there is none). */

@@ -1,5 +1,8 @@
 package isostress.checker.index;
 
+import isostress.checker.history.History;
+import isostress.checker.history.InputException;
+
 import java.util.Arrays;
 
 /**
@@ -155,5 +158,48 @@ final class WriteIndex {
 
     private static long median(long a, long b, long c) {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    }
+
+    /**
+     * The writes of a register history: each access's final write ({@code access << 1}) and each intermediate
+     * write ({@code txn << 1 | 1}); raises {@link InputException} naming both writers of a value written twice.
+     */
+    static WriteIndex ofRegisterWrites(History h, int keyCount, int acc, int[] aKey, boolean[] aWrites,
+                                          long[] aWrite, int[] aTxn, int inter, int[] iKey, long[] iValue,
+                                          int[] iTxn, long[] keyOf) {
+        int n = inter;
+        for (int a = 0; a < acc; a++) if (aWrites[a]) n++;
+        int[] key = new int[n], code = new int[n];
+        long[] value = new long[n];
+        int j = 0;
+        for (int a = 0; a < acc; a++) {
+            if (!aWrites[a]) continue;
+            key[j] = aKey[a];
+            value[j] = aWrite[a];
+            code[j++] = a << 1;
+        }
+        for (int i = 0; i < inter; i++) {
+            key[j] = iKey[i];
+            value[j] = iValue[i];
+            code[j++] = (iTxn[i] << 1) | 1;
+        }
+        WriteIndex idx = new WriteIndex(keyCount, n, key, value, code);
+        int[] dup = idx.duplicate();
+        if (dup != null) {
+            int t1 = (dup[0] & 1) == 1 ? dup[0] >>> 1 : aTxn[dup[0] >>> 1];
+            int t2 = (dup[1] & 1) == 1 ? dup[1] >>> 1 : aTxn[dup[1] >>> 1];
+            int later = Math.max(t1, t2), earlier = Math.min(t1, t2);
+            int k = (dup[0] & 1) == 0 ? aKey[dup[0] >>> 1] : keyOfIntermediate(dup[0] >>> 1, inter, iTxn, iKey);
+            long v = idx.valueOf(k, dup[0]);
+            throw new InputException(h.source(), h.line(later), "duplicate written value: transaction T" + later
+                    + " writes " + v + " to key " + keyOf[k] + ", already written by T" + earlier + " (line "
+                    + h.line(earlier) + "); every write of a key must write a value never written to it before");
+        }
+        return idx;
+    }
+
+    private static int keyOfIntermediate(int txn, int inter, int[] iTxn, int[] iKey) {
+        for (int i = 0; i < inter; i++) if (iTxn[i] == txn) return iKey[i];
+        throw new IllegalStateException();
     }
 }

@@ -43,11 +43,6 @@ public record CheckOptions(int anomaliesPerType, long cycleSearchBudget, long re
                 maxOpenPairs, polygraphPruning, weakerLevels);
     }
 
-    public CheckOptions withReachabilityBudget(long visits) {
-        return new CheckOptions(anomaliesPerType, cycleSearchBudget, visits, searchBudget, solverTimeoutMillis,
-                maxOpenPairs, polygraphPruning, weakerLevels);
-    }
-
     public CheckOptions withSolverTimeoutMillis(long millis) {
         return new CheckOptions(anomaliesPerType, cycleSearchBudget, reachabilityBudget, searchBudget, millis,
                 maxOpenPairs, polygraphPruning, weakerLevels);

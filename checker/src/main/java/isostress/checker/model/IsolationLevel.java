@@ -82,13 +82,6 @@ public enum IsolationLevel {
         return false;
     }
 
-    /** This level and every level it implies. */
-    public Set<IsolationLevel> andWeaker() {
-        EnumSet<IsolationLevel> s = EnumSet.noneOf(IsolationLevel.class);
-        for (IsolationLevel l : values()) if (implies(l)) s.add(l);
-        return s;
-    }
-
     /** The levels in {@code violated} that imply no other level in it: the weakest violated ones. */
     public static List<IsolationLevel> weakest(Collection<IsolationLevel> violated) {
         List<IsolationLevel> out = new ArrayList<>();

@@ -128,7 +128,7 @@ class JepsenFixturesTest {
                             assertEquals(h.txns().toString().replaceAll("line=\\d+", ""),
                                     back.txns().toString().replaceAll("line=\\d+", ""),
                                     out.toString(StandardCharsets.UTF_8));
-                            // JSON has no keywords: an EDN :x is written as the string ":x" (OpSyntax.key).
+                            // JSON has no keywords: an EDN :x is written as the string ":x" (JsonlWriter.key).
                             if (fmt == HistoryFormat.EDN || f.toString().endsWith(".jsonl")) {
                                 assertEquals(h.keyNames(), back.keyNames());
                             }

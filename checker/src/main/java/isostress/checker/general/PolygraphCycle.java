@@ -1,0 +1,29 @@
+package isostress.checker.general;
+
+/**
+ * A cycle {@link PolygraphSolver} found, as copies of its edges (the solver's tentative edges are discarded
+ * afterwards), with, for each edge, the open pair and side it came from when the SAT phase chose it (else -1).
+ */
+record PolygraphCycle(int[] from, int[] to, byte[] kind, int[] v1, int[] v2, byte[] origin, int[] edgeId) {
+    int size() {
+        return from.length;
+    }
+
+    /** Copies of edges {@code edgeIds} of {@code g}, for cycles and paths that outlive the tentative edges. */
+    static PolygraphCycle of(Polygraph g, int[] edgeIds) {
+        int k = edgeIds.length;
+        int[] f = new int[k], t = new int[k], a = new int[k], b = new int[k], id = new int[k];
+        byte[] kd = new byte[k], or = new byte[k];
+        for (int i = 0; i < k; i++) {
+            int e = edgeIds[i];
+            f[i] = g.from[e];
+            t[i] = g.to[e];
+            a[i] = g.v1[e];
+            b[i] = g.v2[e];
+            kd[i] = g.kind[e];
+            or[i] = g.origin[e];
+            id[i] = g.origin[e] == Polygraph.CHOSEN ? -1 : e;
+        }
+        return new PolygraphCycle(f, t, kd, a, b, or, id);
+    }
+}
