@@ -7,6 +7,7 @@ import isostress.checker.explain.ResultJson;
 import isostress.checker.explain.TextRenderer;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
+import isostress.harness.report.LevelTable;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
 import isostress.harness.store.ResultWriter;
@@ -179,9 +180,9 @@ public final class RunReport {
                 out.print(" — weakest level violated: " + r.weakestViolated().get(0));
             }
             out.println();
-            for (LevelResult l : r.levels()) {
-                out.printf("    %-20s %-8s %s%n", l.name(), l.verdict().jsonName(), l.reason());
-            }
+            LevelTable table = new LevelTable();
+            for (LevelResult l : r.levels()) table.add(l.name(), l.verdict().jsonName(), l.reason());
+            out.print(table.render("    "));
             if (!r.anomalies().isEmpty()) {
                 out.print("  anomalies: ");
                 boolean first = true;

@@ -8,6 +8,7 @@ import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
+import isostress.harness.report.LevelTable;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,16 +43,14 @@ public final class ResultWriter {
         List<IsolationLevel> weakest = r.weakestViolated();
         if (!weakest.isEmpty()) sb.append(" — weakest level violated: ").append(join(weakest));
         sb.append("\n\n");
-        for (LevelResult l : r.levels()) {
-            sb.append(String.format(Locale.ROOT, "  %-20s %-8s %s%n", l.name(),
-                    l.verdict().jsonName(), l.reason()));
-        }
+        LevelTable table = new LevelTable();
+        for (LevelResult l : r.levels()) table.add(l.name(), l.verdict().jsonName(), l.reason());
         if (s.get(Result.NOT_EXAMINED) instanceof Map<?, ?> skipped) {
             for (Map.Entry<?, ?> e : skipped.entrySet()) {
-                sb.append(String.format(Locale.ROOT, "  %-20s %-8s %s%n", e.getKey(), "-", "not examined: "
-                        + e.getValue()));
+                table.add(String.valueOf(e.getKey()), "-", "not examined: " + e.getValue());
             }
         }
+        sb.append(table.render("  "));
         if (!r.anomalies().isEmpty()) {
             sb.append("\nanomalies found: ");
             boolean first = true;
