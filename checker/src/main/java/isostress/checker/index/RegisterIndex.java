@@ -49,15 +49,17 @@ public final class RegisterIndex {
     public final int[] accTxn;
     public final int[] accKey;
     public final byte[] accReadState;
-    public final long[] accRead;
+    /** Each access's first external read value: only while compiling (then dropped, 8 bytes an access). */
+    long[] accRead;
     public final int[] accReadOp;
     public final boolean[] accWrites;
     public final long[] accWrite;
     /** Version read by each access's first external read: an access id (a written version), an initial version
      * {@code accCount + key}, or {@link #NONE}. */
     public final int[] accSource;
-    /** The writes-map code of each access's first external read value (see {@link WriteIndex}), or MISSING. */
-    final int[] accReadCode;
+    /** The writes-map code of each access's first external read value (see {@link WriteIndex}), or MISSING; only
+     * while compiling. */
+    int[] accReadCode;
     public final boolean[] included;
     /** Written versions (accesses that write) whose parent is unknown because their writer's read is unknown. */
     public int undeterminedWrites;
@@ -193,6 +195,8 @@ public final class RegisterIndex {
         versionCount = acc + kc;
         resolveSourcesAndInclusion();
         ReadAnomalyScan.scan(this);
+        accRead = null;
+        accReadCode = null;
         int[][] cs = group(true);
         childStart = cs[0];
         children = cs[1];

@@ -82,7 +82,7 @@ final class CycleReporter {
         EdgeKind k = g.kind(e);
         if (k == EdgeKind.SO) return Step.of(a, b, EdgeKind.SO);
         int v = g.ver[e];
-        int keyId = g.key[e];
+        int keyId = m.versionKey(v);
         long key = m.keyOf[keyId];
         Long value = m.versionValue(v);
         boolean init = v >= m.accCount;

@@ -24,7 +24,7 @@ import java.util.Arrays;
 final class MiniGraph {
     final RegisterIndex m;
     int edges;
-    int[] from = new int[16], to = new int[16], key = new int[16], ver = new int[16];
+    int[] from = new int[16], to = new int[16], ver = new int[16];
     byte[] kind = new byte[16];
     private int siblingCount;
     private int[] sibling = new int[0];
@@ -50,23 +50,22 @@ final class MiniGraph {
             long p = m.h.process(t);
             int prev = lastOfProcess.put(p, 0, t);
             if (prev != LongPairIntMap.MISSING) {
-                add(prev, t, EdgeKind.SO, -1, -1);
+                add(prev, t, EdgeKind.SO, -1);
                 soPred[t] = prev;
             }
         }
         int[] sib = new int[16];
         for (int v = 0; v < m.versionCount; v++) {
             int wt = m.versionTxn(v);
-            int k = m.versionKey(v);
             for (int i = m.readerStart[v]; i < m.readerStart[v + 1]; i++) {
                 int r = m.readers[i];
                 int rt = m.accTxn[r];
-                if (wt >= 0 && wt != rt) add(wt, rt, EdgeKind.WR, k, v);
+                if (wt >= 0 && wt != rt) add(wt, rt, EdgeKind.WR, v);
                 for (int j = m.childStart[v]; j < m.childStart[v + 1]; j++) {
                     int c = m.children[j];
                     int ct = m.accTxn[c];
                     if (ct == rt) continue;
-                    int e = add(rt, ct, EdgeKind.RW, k, v);
+                    int e = add(rt, ct, EdgeKind.RW, v);
                     if (m.accWrites[r]) {
                         if (siblingCount == sib.length) sib = Arrays.copyOf(sib, siblingCount * 2);
                         sib[siblingCount++] = e;
@@ -122,12 +121,11 @@ final class MiniGraph {
         return Csr.build(n, f, t, ids, m2);
     }
 
-    private int add(int f, int t, EdgeKind k, int keyId, int version) {
+    private int add(int f, int t, EdgeKind k, int version) {
         if (edges == from.length) grow(edges * 2);
         from[edges] = f;
         to[edges] = t;
         kind[edges] = k.code();
-        key[edges] = keyId;
         ver[edges] = version;
         return edges++;
     }
@@ -136,7 +134,6 @@ final class MiniGraph {
         if (cap <= from.length) return;
         from = Arrays.copyOf(from, cap);
         to = Arrays.copyOf(to, cap);
-        key = Arrays.copyOf(key, cap);
         ver = Arrays.copyOf(ver, cap);
         kind = Arrays.copyOf(kind, cap);
     }

@@ -35,25 +35,28 @@ final class PsiChecker {
         MiniGraph mg = ctx.g();
         Csr main = mg.main();
         int n = main.n;
-        int m = main.edgeCount();
-        int[] from = new int[m], to = new int[m], ids = new int[m];
-        int[] rwFrom = new int[m], rwTo = new int[m], rwId = new int[m];
-        int d = 0, r = 0;
+        int r = 0;
+        for (int p = 0; p < main.edgeCount(); p++) if (mg.kind(main.eid[p]) == EdgeKind.RW) r++;
+        int[] rwFrom = new int[r], rwTo = new int[r], rwId = new int[r];
+        r = 0;
         for (int u = 0; u < n; u++) {
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
                 int e = main.eid[p];
-                if (mg.kind(e) == EdgeKind.RW) {
-                    rwFrom[r] = u;
-                    rwTo[r] = main.tgt[p];
-                    rwId[r++] = e;
-                } else {
-                    from[d] = u;
-                    to[d] = main.tgt[p];
-                    ids[d++] = e;
-                }
+                if (mg.kind(e) != EdgeKind.RW) continue;
+                rwFrom[r] = u;
+                rwTo[r] = main.tgt[p];
+                rwId[r++] = e;
             }
         }
-        Csr dep = Csr.build(n, from, to, ids, d);
+        // D = the non-rw edges, with their ids in the dependency graph.
+        Csr dep = Csr.build(n, sink -> {
+            for (int u = 0; u < n; u++) {
+                for (int p = main.off[u]; p < main.off[u + 1]; p++) {
+                    int e = main.eid[p];
+                    if (mg.kind(e) != EdgeKind.RW) sink.edge(u, main.tgt[p], e);
+                }
+            }
+        });
         int[] session = new int[n], pos = new int[n];
         int sessions = sessions(ctx, session, pos);
         List<int[]> witnesses = new ArrayList<>();

@@ -34,53 +34,37 @@ final class SserChecker {
         Csr g = ctx.g().main();
         int n = m.n;
         // Completed committed transactions, by completion index.
-        int cnt = 0;
-        for (int t = 0; t < n; t++) if (m.included[t] && h.outcome(t) == Outcome.OK) cnt++;
+        int completed = 0;
+        for (int t = 0; t < n; t++) if (m.included[t] && h.outcome(t) == Outcome.OK) completed++;
+        int cnt = completed;
         int[] order = sortByCompletion(h, m, cnt);
-        long[] compIdx = new long[cnt];
-        for (int i = 0; i < cnt; i++) compIdx[i] = h.completeIndex(order[i]);
-        int extra = cnt + Math.max(0, cnt - 1) + n;
-        int total = g.edgeCount() + extra;
-        int[] from = new int[total], to = new int[total], ids = new int[total];
-        int k = 0;
-        for (int u = 0; u < n; u++) {
-            for (int p = g.off[u]; p < g.off[u + 1]; p++) {
-                from[k] = u;
-                to[k] = g.tgt[p];
-                ids[k++] = p;
-            }
-        }
-        for (int i = 0; i < cnt; i++) {
-            from[k] = order[i];
-            to[k] = n + i;
-            ids[k++] = -1;
-            if (i + 1 < cnt) {
-                from[k] = n + i;
-                to[k] = n + i + 1;
-                ids[k++] = -1;
-            }
-        }
         // Transactions come in invocation order, so a merge with the sorted completions finds each one's latest
         // earlier completion in O(n); a binary search covers histories built in another order.
         boolean invokeOrdered = true;
         for (int t = 1; t < n && invokeOrdered; t++) invokeOrdered = h.invokeIndex(t) >= h.invokeIndex(t - 1);
-        int cursor = -1;
-        for (int s = 0; s < n; s++) {
-            if (!m.included[s]) continue;
-            int i;
-            if (invokeOrdered) {
-                while (cursor + 1 < cnt && compIdx[cursor + 1] < h.invokeIndex(s)) cursor++;
-                i = cursor;
-            } else {
-                i = lastBefore(compIdx, h.invokeIndex(s));
+        boolean merge = invokeOrdered;
+        // Edges of g keep their positions in g as ids; time edges have id -1.
+        Csr rt = Csr.build(n + cnt, sink -> {
+            for (int u = 0; u < n; u++) {
+                for (int p = g.off[u]; p < g.off[u + 1]; p++) sink.edge(u, g.tgt[p], p);
             }
-            if (i >= 0) {
-                from[k] = n + i;
-                to[k] = s;
-                ids[k++] = -1;
+            for (int i = 0; i < cnt; i++) {
+                sink.edge(order[i], n + i, -1);
+                if (i + 1 < cnt) sink.edge(n + i, n + i + 1, -1);
             }
-        }
-        Csr rt = Csr.build(n + cnt, from, to, ids, k);
+            int cursor = -1;
+            for (int s = 0; s < n; s++) {
+                if (!m.included[s]) continue;
+                int i;
+                if (merge) {
+                    while (cursor + 1 < cnt && h.completeIndex(order[cursor + 1]) < h.invokeIndex(s)) cursor++;
+                    i = cursor;
+                } else {
+                    i = lastBefore(h, order, h.invokeIndex(s));
+                }
+                if (i >= 0) sink.edge(n + i, s, -1);
+            }
+        });
         return SccCycles.report(rt, n, ctx, (start, positions) -> {
             List<Step> steps = new ArrayList<>();
             int cur = start;
@@ -133,12 +117,12 @@ final class SserChecker {
         return out;
     }
 
-    /** The largest i with sorted[i] < x, or -1. */
-    private static int lastBefore(long[] sorted, long x) {
-        int lo = 0, hi = sorted.length - 1, ans = -1;
+    /** The largest i with the completion index of {@code order[i]} below x, or -1. */
+    private static int lastBefore(History h, int[] order, long x) {
+        int lo = 0, hi = order.length - 1, ans = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < x) {
+            if (h.completeIndex(order[mid]) < x) {
                 ans = mid;
                 lo = mid + 1;
             } else {
