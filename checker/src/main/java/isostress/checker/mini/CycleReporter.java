@@ -78,10 +78,10 @@ final class CycleReporter {
 
     /** The step for graph edge {@code e}, relabelling a wr edge into a writer that overwrote the version as ww. */
     Step step(int e) {
-        int a = g.from[e], b = g.to[e];
+        int a = g.from(e), b = g.to(e);
         EdgeKind k = g.kind(e);
         if (k == EdgeKind.SO) return Step.of(a, b, EdgeKind.SO);
-        int v = g.ver[e];
+        int v = g.ver(e);
         int keyId = m.versionKey(v);
         long key = m.keyOf[keyId];
         Long value = m.versionValue(v);

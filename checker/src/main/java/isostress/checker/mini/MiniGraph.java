@@ -22,59 +22,75 @@ import java.util.Arrays;
  * consistency needs them ({@link #full()}).
  */
 final class MiniGraph {
+    /** Set in {@link #kind}'s byte for a sibling rw edge (see the class comment). */
+    private static final int SIBLING = 0x40;
+
     final RegisterIndex m;
+    /** Number of edges, sibling rw edges included; edge ids are 0..edges-1, in the order they are made. */
     int edges;
-    int[] from = new int[16], to = new int[16], ver = new int[16];
-    byte[] kind = new byte[16];
+    /** Per edge id: its kind's code (with {@link #SIBLING}) and the version it concerns (-1 for so). */
+    private byte[] kind;
+    private int[] ver;
     private int siblingCount;
-    private int[] sibling = new int[0];
-    private final Csr main;
+    /** Every edge, with its id; {@link #main} leaves the sibling rw edges out (the same graph when there are none). */
+    private final Csr all, main;
     private final int[] soPred;
-    private Csr full;
+    /** Position in {@link #all} of each edge id, for reports: built on first use (only a violation needs it). */
+    private int[] posOf;
 
     private MiniGraph(RegisterIndex m) {
         this.m = m;
         int n = m.n;
-        // Exact edge count, so the edge arrays are allocated once: so <= n, wr <= readers, rw = readers x children.
+        // An upper bound of the edge count (so <= n, wr <= readers, rw <= readers x children), so the payload arrays
+        // are allocated once; the graph itself holds no from/to arrays (issue 15: 100M transactions in 20 GB).
         long expected = n;
         for (int v = 0; v < m.versionCount; v++) {
             long readers = m.readerStart[v + 1] - m.readerStart[v];
             expected += readers * (1 + m.childStart[v + 1] - m.childStart[v]);
         }
-        grow((int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, expected)));
-        LongPairIntMap lastOfProcess = new LongPairIntMap(64);
+        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, expected));
+        kind = new byte[cap];
+        ver = new int[cap];
         soPred = new int[n];
         Arrays.fill(soPred, -1);
+        LongPairIntMap lastOfProcess = new LongPairIntMap(64);
         for (int t = 0; t < n; t++) {
             if (!m.included[t]) continue;
-            long p = m.h.process(t);
-            int prev = lastOfProcess.put(p, 0, t);
-            if (prev != LongPairIntMap.MISSING) {
-                add(prev, t, EdgeKind.SO, -1);
-                soPred[t] = prev;
-            }
+            int prev = lastOfProcess.put(m.h.process(t), 0, t);
+            if (prev != LongPairIntMap.MISSING) soPred[t] = prev;
         }
-        int[] sib = new int[16];
+        all = Csr.build(n, this::emit);
+        kind = Arrays.copyOf(kind, edges);
+        ver = Arrays.copyOf(ver, edges);
+        main = siblingCount == 0 ? all : Csr.build(n, sink -> {
+            for (int u = 0; u < n; u++) {
+                for (int p = all.off[u]; p < all.off[u + 1]; p++) {
+                    if ((kind[all.eid[p]] & SIBLING) == 0) sink.edge(u, all.tgt[p], all.eid[p]);
+                }
+            }
+        });
+    }
+
+    /**
+     * Makes every edge, numbering them in order (each call makes the same ones): SO from each transaction's process
+     * predecessor, then per version WR from its writer to each reader and RW from each reader to each child.
+     */
+    private void emit(Csr.EdgeSink sink) {
+        edges = 0;
+        siblingCount = 0;
+        for (int t = 0; t < m.n; t++) if (soPred[t] >= 0) add(sink, soPred[t], t, EdgeKind.SO, -1, false);
         for (int v = 0; v < m.versionCount; v++) {
             int wt = m.versionTxn(v);
             for (int i = m.readerStart[v]; i < m.readerStart[v + 1]; i++) {
                 int r = m.readers[i];
                 int rt = m.accTxn[r];
-                if (wt >= 0 && wt != rt) add(wt, rt, EdgeKind.WR, v);
+                if (wt >= 0 && wt != rt) add(sink, wt, rt, EdgeKind.WR, v, false);
                 for (int j = m.childStart[v]; j < m.childStart[v + 1]; j++) {
-                    int c = m.children[j];
-                    int ct = m.accTxn[c];
-                    if (ct == rt) continue;
-                    int e = add(rt, ct, EdgeKind.RW, v);
-                    if (m.accWrites[r]) {
-                        if (siblingCount == sib.length) sib = Arrays.copyOf(sib, siblingCount * 2);
-                        sib[siblingCount++] = e;
-                    }
+                    int ct = m.accTxn[m.children[j]];
+                    if (ct != rt) add(sink, rt, ct, EdgeKind.RW, v, m.accWrites[r]);
                 }
             }
         }
-        sibling = Arrays.copyOf(sib, siblingCount);
-        main = siblingCount == 0 ? Csr.build(n, from, to, null, edges) : buildWithout(n);
     }
 
     static MiniGraph of(RegisterIndex m) {
@@ -86,11 +102,9 @@ final class MiniGraph {
         return main;
     }
 
-    /** The graph with every RW edge (built on first use). */
+    /** The graph with every RW edge. */
     Csr full() {
-        if (siblingCount == 0) return main;
-        if (full == null) full = Csr.build(m.n, from, to, null, edges);
-        return full;
+        return all;
     }
 
     /** The previous committed transaction of each transaction's process, or -1. */
@@ -103,38 +117,38 @@ final class MiniGraph {
     }
 
     EdgeKind kind(int e) {
-        return EdgeKind.of(kind[e]);
+        return EdgeKind.of(kind[e] & ~SIBLING);
     }
 
-    private Csr buildWithout(int n) {
-        boolean[] skip = new boolean[edges];
-        for (int e : sibling) skip[e] = true;
-        int m2 = edges - siblingCount;
-        int[] f = new int[m2], t = new int[m2], ids = new int[m2];
-        int j = 0;
-        for (int e = 0; e < edges; e++) {
-            if (skip[e]) continue;
-            f[j] = from[e];
-            t[j] = to[e];
-            ids[j++] = e;
+    /** The version edge {@code e} concerns (read by its reader, overwritten by its child), or -1 for SO. */
+    int ver(int e) {
+        return ver[e];
+    }
+
+    /** The transaction edge {@code e} leaves. */
+    int from(int e) {
+        return all.source(pos(e));
+    }
+
+    /** The transaction edge {@code e} enters. */
+    int to(int e) {
+        return all.tgt[pos(e)];
+    }
+
+    private int pos(int e) {
+        if (posOf == null) {
+            int[] p = new int[edges];
+            for (int i = 0; i < edges; i++) p[all.eid[i]] = i;
+            posOf = p;
         }
-        return Csr.build(n, f, t, ids, m2);
+        return posOf[e];
     }
 
-    private int add(int f, int t, EdgeKind k, int version) {
-        if (edges == from.length) grow(edges * 2);
-        from[edges] = f;
-        to[edges] = t;
-        kind[edges] = k.code();
-        ver[edges] = version;
-        return edges++;
-    }
-
-    private void grow(int cap) {
-        if (cap <= from.length) return;
-        from = Arrays.copyOf(from, cap);
-        to = Arrays.copyOf(to, cap);
-        ver = Arrays.copyOf(ver, cap);
-        kind = Arrays.copyOf(kind, cap);
+    private void add(Csr.EdgeSink sink, int f, int t, EdgeKind k, int version, boolean sibling) {
+        int e = edges++;
+        kind[e] = (byte) (k.code() | (sibling ? SIBLING : 0));
+        ver[e] = version;
+        if (sibling) siblingCount++;
+        sink.edge(f, t, e);
     }
 }
