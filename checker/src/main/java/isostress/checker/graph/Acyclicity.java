@@ -14,6 +14,30 @@ public final class Acyclicity {
         return topologicalOrder(g) != null;
     }
 
+    /**
+     * Whether the union of {@code a} and {@code b} (on nodes 0 .. max of their sizes) is acyclic, without building
+     * it: the strict serializability check joins the dependency graph to a chain of time points this way (issue 15).
+     */
+    public static boolean isAcyclic(Csr a, Csr b) {
+        int n = Math.max(a.n, b.n);
+        int[] indeg = new int[n];
+        for (int t : a.tgt) indeg[t]++;
+        for (int t : b.tgt) indeg[t]++;
+        int[] queue = new int[n];
+        int head = 0, tail = 0;
+        for (int u = 0; u < n; u++) if (indeg[u] == 0) queue[tail++] = u;
+        while (head < tail) {
+            int u = queue[head++];
+            for (Csr g : new Csr[] {a, b}) {
+                if (u >= g.n) continue;
+                for (int p = g.off[u], e = g.off[u + 1]; p < e; p++) {
+                    if (--indeg[g.tgt[p]] == 0) queue[tail++] = g.tgt[p];
+                }
+            }
+        }
+        return tail == n;
+    }
+
     /** The nodes in a topological order (Kahn's removal order), or null when the graph has a cycle. */
     public static int[] topologicalOrder(Csr g) {
         int n = g.n;

@@ -57,16 +57,21 @@ public final class Csr {
      * no from/to/id arrays beside the graph: at a hundred million transactions those are gigabytes (issue 15).
      */
     public static Csr build(int n, EdgeSource source) {
+        return build(n, source, true);
+    }
+
+    /** As {@link #build(int, EdgeSource)}; without {@code ids} the graph has no {@link #eid} (null). */
+    public static Csr build(int n, EdgeSource source, boolean ids) {
         int[] off = new int[n + 1];
         source.edges((f, t, id) -> off[f + 1]++);
         for (int u = 0; u < n; u++) off[u + 1] += off[u];
         int[] tgt = new int[off[n]];
-        int[] eid = new int[off[n]];
+        int[] eid = ids ? new int[off[n]] : null;
         // off[u] is u's next free position while placing; afterwards it is u's end, i.e. u+1's start.
         source.edges((f, t, id) -> {
             int p = off[f]++;
             tgt[p] = t;
-            eid[p] = id;
+            if (eid != null) eid[p] = id;
         });
         System.arraycopy(off, 0, off, 1, n);
         off[0] = 0;
