@@ -9,9 +9,10 @@ import java.util.Arrays;
  *
  * <p>Why: a history's columns are most of the memory a check of a hundred million mini-transactions needs (issue 15),
  * and a long per key, value, process, index and time is two to three times what their values use. Every entry below
- * the builder's size is set before it is read, so growing needs no fill.
+ * the builder's size is set before it is read, so growing needs no fill. The checkers' indexes use it too, through
+ * {@link #of} (read-only).
  */
-final class LongColumn {
+public final class LongColumn {
     private final long fill;
     private int capacity;
     private int[] narrow;
@@ -23,7 +24,14 @@ final class LongColumn {
         this.capacity = capacity;
     }
 
-    long get(int i) {
+    /** A column holding {@code values[0..n)}, as narrow as they allow. */
+    public static LongColumn of(long[] values, int n) {
+        LongColumn c = new LongColumn(0, n);
+        for (int i = 0; i < n; i++) c.set(i, values[i]);
+        return c;
+    }
+
+    public long get(int i) {
         if (narrow != null) return narrow[i];
         if (wide != null) return wide[i];
         return fill;

@@ -2,6 +2,7 @@ package isostress.checker.index;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InputException;
+import isostress.checker.history.LongColumn;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.Outcome;
 
@@ -53,7 +54,8 @@ public final class RegisterIndex {
     long[] accRead;
     public final int[] accReadOp;
     public final boolean[] accWrites;
-    public final long[] accWrite;
+    /** Value each writing access wrote last (see {@link #accWrite(int)}); as narrow as the values allow. */
+    private final LongColumn accWrite;
     /** Version read by each access's first external read: an access id (a written version), an initial version
      * {@code accCount + key}, or {@link #NONE}. */
     public final int[] accSource;
@@ -188,7 +190,7 @@ public final class RegisterIndex {
         accRead = aRead;
         accReadOp = aReadOp;
         accWrites = aWrites;
-        accWrite = aWrite;
+        accWrite = LongColumn.of(aWrite, acc);
         accSource = new int[acc];
         accReadCode = new int[acc];
         included = new boolean[n];
@@ -356,6 +358,11 @@ public final class RegisterIndex {
         return v < accCount ? accTxn[v] : -1;
     }
 
+    /** The value access {@code a} wrote last (meaningful when {@link #accWrites} says it writes). */
+    public long accWrite(int a) {
+        return accWrite.get(a);
+    }
+
     /** The key (dense) of version {@code v}. */
     public int versionKey(int v) {
         return v < accCount ? accKey[v] : v - accCount;
@@ -363,7 +370,7 @@ public final class RegisterIndex {
 
     /** The value of version {@code v}; null for an absent initial value. */
     public Long versionValue(int v) {
-        return v < accCount ? (Long) accWrite[v] : h.initial().valueOf(keyOf[v - accCount]);
+        return v < accCount ? (Long) accWrite.get(v) : h.initial().valueOf(keyOf[v - accCount]);
     }
 
     /** The access of transaction {@code t} on dense key {@code k}, or NONE. */

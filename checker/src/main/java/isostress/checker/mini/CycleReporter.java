@@ -87,7 +87,7 @@ final class CycleReporter {
         Long value = m.versionValue(v);
         boolean init = v >= m.accCount;
         int acc = m.access(b, keyId);
-        Long next = acc != RegisterIndex.NONE && m.accWrites[acc] ? m.accWrite[acc] : null;
+        Long next = acc != RegisterIndex.NONE && m.accWrites[acc] ? m.accWrite(acc) : null;
         if (k == EdgeKind.WR) {
             if (acc != RegisterIndex.NONE && m.accWrites[acc] && m.accSource[acc] == v) {
                 return new Step(a, b, EdgeKind.WW, key, value, next, init, -1);

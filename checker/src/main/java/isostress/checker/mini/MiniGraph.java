@@ -34,7 +34,8 @@ final class MiniGraph {
     private int siblingCount;
     /** Every edge, with its id; {@link #main} leaves the sibling rw edges out (the same graph when there are none). */
     private final Csr all, main;
-    private final int[] soPred;
+    /** The previous committed transaction of each transaction's process, or -1: only while the graph is built. */
+    private int[] soPred;
     /** Position in {@link #all} of each edge id, for reports: built on first use (only a violation needs it). */
     private int[] posOf;
 
@@ -62,6 +63,7 @@ final class MiniGraph {
         all = Csr.build(n, this::emit);
         kind = Arrays.copyOf(kind, edges);
         ver = Arrays.copyOf(ver, edges);
+        soPred = null;
         main = siblingCount == 0 ? all : Csr.build(n, sink -> {
             for (int u = 0; u < n; u++) {
                 for (int p = all.off[u]; p < all.off[u + 1]; p++) {
@@ -105,11 +107,6 @@ final class MiniGraph {
     /** The graph with every RW edge. */
     Csr full() {
         return all;
-    }
-
-    /** The previous committed transaction of each transaction's process, or -1. */
-    int[] soPred() {
-        return soPred;
     }
 
     boolean hasSiblingEdges() {

@@ -169,11 +169,11 @@ final class SaturationChecker {
         long key = m.keyOf[m.versionKey(s)];
         List<Step> steps = new ArrayList<>();
         int first = down.get(down.size() - 1);
-        steps.add(new Step(t3, m.accTxn[first], EdgeKind.RW, key, m.versionValue(s), m.accWrite[first],
+        steps.add(new Step(t3, m.accTxn[first], EdgeKind.RW, key, m.versionValue(s), m.accWrite(first),
                 s >= m.accCount, -1));
         for (int i = down.size() - 1; i > 0; i--) {
             int a = down.get(i), b = down.get(i - 1);
-            steps.add(new Step(m.accTxn[a], m.accTxn[b], EdgeKind.WW, key, m.accWrite[a], m.accWrite[b], false, -1));
+            steps.add(new Step(m.accTxn[a], m.accTxn[b], EdgeKind.WW, key, m.accWrite(a), m.accWrite(b), false, -1));
         }
         Step closing = viaSession ? Step.of(p, t3, EdgeKind.SO) : ctx.reporter().best(p, t3, ctx.g().main());
         // T3 may have read from p only in a repeated read, which adds no graph edge: say so directly.
