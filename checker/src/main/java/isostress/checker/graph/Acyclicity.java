@@ -11,31 +11,45 @@ public final class Acyclicity {
     }
 
     public static boolean isAcyclic(Csr g) {
-        return topologicalOrder(g) != null;
+        return isAcyclic(g, null);
     }
 
     /**
-     * Whether the union of {@code a} and {@code b} (on nodes 0 .. max of their sizes) is acyclic, without building
-     * it: the strict serializability check joins the dependency graph to a chain of time points this way (issue 15).
+     * Whether the union of {@code a} and {@code b} (null: none; on nodes 0 .. the larger size) is acyclic, without
+     * building it: the strict serializability check joins the dependency graph to a chain of time points this way.
+     * The nodes whose in-degree fell to zero wait on a stack linked through the in-degree array itself ({@code -2 -
+     * next}), so the check needs one int per node (issue 15: 100M transactions in 20 GB).
      */
     public static boolean isAcyclic(Csr a, Csr b) {
-        int n = Math.max(a.n, b.n);
+        int n = b == null ? a.n : Math.max(a.n, b.n);
         int[] indeg = new int[n];
         for (int t : a.tgt) indeg[t]++;
-        for (int t : b.tgt) indeg[t]++;
-        int[] queue = new int[n];
-        int head = 0, tail = 0;
-        for (int u = 0; u < n; u++) if (indeg[u] == 0) queue[tail++] = u;
-        while (head < tail) {
-            int u = queue[head++];
-            for (Csr g : new Csr[] {a, b}) {
-                if (u >= g.n) continue;
+        if (b != null) for (int t : b.tgt) indeg[t]++;
+        int top = -1;
+        for (int u = 0; u < n; u++) {
+            if (indeg[u] == 0) {
+                indeg[u] = -2 - top;
+                top = u;
+            }
+        }
+        int removed = 0;
+        while (top >= 0) {
+            int u = top;
+            top = -2 - indeg[u];
+            removed++;
+            for (int k = 0; k < 2; k++) {
+                Csr g = k == 0 ? a : b;
+                if (g == null || u >= g.n) continue;
                 for (int p = g.off[u], e = g.off[u + 1]; p < e; p++) {
-                    if (--indeg[g.tgt[p]] == 0) queue[tail++] = g.tgt[p];
+                    int v = g.tgt[p];
+                    if (--indeg[v] == 0) {
+                        indeg[v] = -2 - top;
+                        top = v;
+                    }
                 }
             }
         }
-        return tail == n;
+        return removed == n;
     }
 
     /** The nodes in a topological order (Kahn's removal order), or null when the graph has a cycle. */

@@ -3,7 +3,8 @@ package isostress.checker.graph;
 /**
  * A directed graph in compressed sparse row form: the out-edges of node u are positions
  * {@code off[u] .. off[u+1]-1}, each with a target {@code tgt[p]} and the id {@code eid[p]} of the edge it came
- * from in the caller's edge list (so edge payloads stay in the caller's arrays).
+ * from in the caller's edge list (so edge payloads stay in the caller's arrays); {@code eid} is null in a graph whose
+ * edge ids are their positions ({@link #id}).
  *
  * <p>Primitive arrays because the checkers build graphs of millions of edges (STYLE.md (c): hot graph code uses
  * primitives and CSR adjacency).
@@ -76,6 +77,16 @@ public final class Csr {
         System.arraycopy(off, 0, off, 1, n);
         off[0] = 0;
         return new Csr(n, off, tgt, eid);
+    }
+
+    /** The id of the edge at position {@code p}: {@code eid[p]}, or {@code p} itself in a graph built without ids. */
+    public int id(int p) {
+        return eid == null ? p : eid[p];
+    }
+
+    /** This graph with each edge's id its position (the caller has put the edge payloads in position order). */
+    public Csr withPositionIds() {
+        return new Csr(n, off, tgt, null);
     }
 
     public int edgeCount() {

@@ -55,7 +55,7 @@ final class CycleReporter {
         int bestRank = Integer.MAX_VALUE;
         for (int p = csr.off[a]; p < csr.off[a + 1]; p++) {
             if (csr.tgt[p] != b) continue;
-            Step s = step(csr.eid[p]);
+            Step s = step(csr.id(p));
             int r = rank(s.kind());
             if (r < bestRank) {
                 best = s;

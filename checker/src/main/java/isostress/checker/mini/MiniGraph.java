@@ -26,7 +26,7 @@ final class MiniGraph {
     private static final int SIBLING = 0x40;
 
     final RegisterIndex m;
-    /** Number of edges, sibling rw edges included; edge ids are 0..edges-1, in the order they are made. */
+    /** Number of edges, sibling rw edges included; an edge's id is its position in {@link #all}. */
     int edges;
     /** Per edge id: its kind's code (with {@link #SIBLING}) and the version it concerns (-1 for so). */
     private byte[] kind;
@@ -36,8 +36,6 @@ final class MiniGraph {
     private final Csr all, main;
     /** The previous committed transaction of each transaction's process, or -1: only while the graph is built. */
     private int[] soPred;
-    /** Position in {@link #all} of each edge id, for reports: built on first use (only a violation needs it). */
-    private int[] posOf;
 
     private MiniGraph(RegisterIndex m) {
         this.m = m;
@@ -60,14 +58,23 @@ final class MiniGraph {
             int prev = lastOfProcess.put(m.h.process(t), 0, t);
             if (prev != LongPairIntMap.MISSING) soPred[t] = prev;
         }
-        all = Csr.build(n, this::emit);
-        kind = Arrays.copyOf(kind, edges);
-        ver = Arrays.copyOf(ver, edges);
+        Csr made = Csr.build(n, this::emit);
         soPred = null;
+        // Payloads into position order, so that an edge's id is its position in the graph and the graph needs no id
+        // array (issue 15: 100M transactions in 20 GB).
+        byte[] k = new byte[edges];
+        int[] vr = new int[edges];
+        for (int p = 0; p < edges; p++) {
+            k[p] = kind[made.eid[p]];
+            vr[p] = ver[made.eid[p]];
+        }
+        kind = k;
+        ver = vr;
+        all = made.withPositionIds();
         main = siblingCount == 0 ? all : Csr.build(n, sink -> {
             for (int u = 0; u < n; u++) {
                 for (int p = all.off[u]; p < all.off[u + 1]; p++) {
-                    if ((kind[all.eid[p]] & SIBLING) == 0) sink.edge(u, all.tgt[p], all.eid[p]);
+                    if ((kind[p] & SIBLING) == 0) sink.edge(u, all.tgt[p], p);
                 }
             }
         });
@@ -122,23 +129,14 @@ final class MiniGraph {
         return ver[e];
     }
 
-    /** The transaction edge {@code e} leaves. */
+    /** The transaction edge {@code e} leaves (a binary search: for reports). */
     int from(int e) {
-        return all.source(pos(e));
+        return all.source(e);
     }
 
     /** The transaction edge {@code e} enters. */
     int to(int e) {
-        return all.tgt[pos(e)];
-    }
-
-    private int pos(int e) {
-        if (posOf == null) {
-            int[] p = new int[edges];
-            for (int i = 0; i < edges; i++) p[all.eid[i]] = i;
-            posOf = p;
-        }
-        return posOf[e];
+        return all.tgt[e];
     }
 
     private void add(Csr.EdgeSink sink, int f, int t, EdgeKind k, int version, boolean sibling) {

@@ -36,12 +36,12 @@ final class PsiChecker {
         Csr main = mg.main();
         int n = main.n;
         int r = 0;
-        for (int p = 0; p < main.edgeCount(); p++) if (mg.kind(main.eid[p]) == EdgeKind.RW) r++;
+        for (int p = 0; p < main.edgeCount(); p++) if (mg.kind(main.id(p)) == EdgeKind.RW) r++;
         int[] rwFrom = new int[r], rwTo = new int[r], rwId = new int[r];
         r = 0;
         for (int u = 0; u < n; u++) {
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                int e = main.eid[p];
+                int e = main.id(p);
                 if (mg.kind(e) != EdgeKind.RW) continue;
                 rwFrom[r] = u;
                 rwTo[r] = main.tgt[p];
@@ -52,7 +52,7 @@ final class PsiChecker {
         Csr dep = Csr.build(n, sink -> {
             for (int u = 0; u < n; u++) {
                 for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                    int e = main.eid[p];
+                    int e = main.id(p);
                     if (mg.kind(e) != EdgeKind.RW) sink.edge(u, main.tgt[p], e);
                 }
             }

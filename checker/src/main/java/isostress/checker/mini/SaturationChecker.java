@@ -191,7 +191,7 @@ final class SaturationChecker {
         for (int u = 0; u < main.n; u++) {
             if (!keep[u]) continue;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                EdgeKind k = g.kind(main.eid[p]);
+                EdgeKind k = g.kind(main.id(p));
                 if ((k == EdgeKind.SO || k == EdgeKind.WR) && keep[main.tgt[p]]) m++;
             }
         }
@@ -201,11 +201,11 @@ final class SaturationChecker {
         for (int u = 0; u < main.n; u++) {
             if (!keep[u]) continue;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                EdgeKind k = g.kind(main.eid[p]);
+                EdgeKind k = g.kind(main.id(p));
                 if (k != EdgeKind.SO && k != EdgeKind.WR || !keep[main.tgt[p]]) continue;
                 from[i] = u;
                 to[i] = main.tgt[p];
-                ids[i++] = main.eid[p];
+                ids[i++] = main.id(p);
             }
         }
         for (int c = 0; c < co.size; c++) {
@@ -218,7 +218,7 @@ final class SaturationChecker {
         return SccCycles.report(s, s.n, ctx, (start, positions) -> {
             List<Step> steps = new ArrayList<>(positions.length);
             for (int pos : positions) {
-                int id = s.eid[pos];
+                int id = s.id(pos);
                 steps.add(id >= 0 ? ctx.reporter().step(id) : co.step(ctx.m(), -id - 1));
             }
             return steps;
@@ -259,7 +259,7 @@ final class SaturationChecker {
             int u = queue[head++];
             keep[u] = true;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                EdgeKind k = g.kind(main.eid[p]);
+                EdgeKind k = g.kind(main.id(p));
                 int v = main.tgt[p];
                 if ((k == EdgeKind.SO || k == EdgeKind.WR) && !seen[v]) {
                     seen[v] = true;

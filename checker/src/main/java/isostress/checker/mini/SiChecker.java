@@ -35,7 +35,7 @@ final class SiChecker {
             for (int u = 0; u < g.n; u++) {
                 for (int p = g.off[u]; p < g.off[u + 1]; p++) {
                     int v = g.tgt[p];
-                    if (ctx.g().kind(g.eid[p]) == EdgeKind.RW) {
+                    if (ctx.g().kind(g.id(p)) == EdgeKind.RW) {
                         sink.edge(2 * u, 2 * v + 1, p);
                     } else {
                         sink.edge(2 * u, 2 * v, p);
@@ -47,7 +47,7 @@ final class SiChecker {
         return SccCycles.report(layered, layered.n, ctx, (start, positions) -> {
             List<Step> steps = new ArrayList<>(positions.length);
             for (int pos : positions) {
-                int p = layered.eid[pos]; // a position in g
+                int p = layered.id(pos); // a position in g
                 steps.add(ctx.reporter().best(g.source(p), g.tgt[p], g));
             }
             return steps;

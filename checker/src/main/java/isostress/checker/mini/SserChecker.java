@@ -78,12 +78,12 @@ final class SserChecker {
             int pendingFrom = -1;
             for (int pos : positions) {
                 int next = rt.tgt[pos];
-                if (rt.eid[pos] >= 0) {
+                if (rt.id(pos) >= 0) {
                     steps.add(ctx.reporter().best(cur, next, g));
                 } else if (cur < n) {
                     pendingFrom = cur; // leaving a transaction into the time chain
                 }
-                if (next < n && rt.eid[pos] < 0) {
+                if (next < n && rt.id(pos) < 0) {
                     steps.add(CycleReporter.realTime(pendingFrom, next));
                 }
                 cur = next;
