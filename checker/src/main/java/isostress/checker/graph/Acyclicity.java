@@ -54,10 +54,15 @@ public final class Acyclicity {
 
     /** The nodes in a topological order (Kahn's removal order), or null when the graph has a cycle. */
     public static int[] topologicalOrder(Csr g) {
+        return topologicalOrder(g, null);
+    }
+
+    /** As {@link #topologicalOrder(Csr)} for the edges whose position {@code skip} does not mark (null: all). */
+    public static int[] topologicalOrder(Csr g, boolean[] skip) {
         int n = g.n;
         int[] indeg = new int[n];
         int[] tgt = g.tgt;
-        for (int t : tgt) indeg[t]++;
+        for (int p = 0; p < tgt.length; p++) if (skip == null || !skip[p]) indeg[tgt[p]]++;
         int[] queue = new int[n];
         int head = 0, tail = 0;
         for (int u = 0; u < n; u++) if (indeg[u] == 0) queue[tail++] = u;
@@ -65,6 +70,7 @@ public final class Acyclicity {
         while (head < tail) {
             int u = queue[head++];
             for (int p = off[u], e = off[u + 1]; p < e; p++) {
+                if (skip != null && skip[p]) continue;
                 if (--indeg[tgt[p]] == 0) queue[tail++] = tgt[p];
             }
         }

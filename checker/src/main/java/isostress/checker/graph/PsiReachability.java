@@ -48,7 +48,17 @@ public final class PsiReachability {
      */
     public static int check(Csr dep, int sessions, int[] session, int[] pos, int[] rwFrom, int[] rwTo, int rwCount,
                             int witnesses, Sink sink) {
-        int[] order = Acyclicity.topologicalOrder(dep);
+        return check(dep, null, sessions, session, pos, rwFrom, rwTo, rwCount, witnesses, sink);
+    }
+
+    /**
+     * As above, with D the edges of {@code g} whose position {@code skip} does not mark (null: all): the caller's
+     * dependency graph serves as D without a copy of its non-rw edges (issue 15: 100M transactions in 20 GB).
+     */
+    public static int check(Csr g, boolean[] skip, int sessions, int[] session, int[] pos, int[] rwFrom, int[] rwTo,
+                            int rwCount, int witnesses, Sink sink) {
+        Csr dep = g;
+        int[] order = Acyclicity.topologicalOrder(dep, skip);
         if (order == null) return -1;
         int n = dep.n;
         int found = 0;
@@ -64,6 +74,7 @@ public final class PsiReachability {
                 int s = session[v] - s0;
                 if (s >= 0 && s < width) vec[base + s] = pos[v];
                 for (int p = dep.off[v]; p < dep.off[v + 1]; p++) {
+                    if (skip != null && skip[p]) continue;
                     int w = dep.tgt[p] * width;
                     for (int j = 0; j < width; j++) if (vec[w + j] < vec[base + j]) vec[base + j] = vec[w + j];
                 }
@@ -77,7 +88,7 @@ public final class PsiReachability {
                     sink.violation(i, null);
                     continue;
                 }
-                if (bfs == null) bfs = new Bfs(dep);
+                if (bfs == null) bfs = new Bfs(dep, skip);
                 sink.violation(i, bfs.path(b, a, vec, width, s, pos[a]));
             }
         }
@@ -87,11 +98,13 @@ public final class PsiReachability {
     /** Shortest path b -> a in D, visiting only nodes that reach a (so it never wanders off). */
     private static final class Bfs {
         private final Csr g;
+        private final boolean[] skip;
         private final int[] stamp, parent, queue;
         private int epoch;
 
-        Bfs(Csr g) {
+        Bfs(Csr g, boolean[] skip) {
             this.g = g;
+            this.skip = skip;
             stamp = new int[g.n];
             parent = new int[g.n];
             queue = new int[g.n];
@@ -105,6 +118,7 @@ public final class PsiReachability {
             while (head < tail) {
                 int v = queue[head++];
                 for (int p = g.off[v]; p < g.off[v + 1]; p++) {
+                    if (skip != null && skip[p]) continue;
                     int w = g.tgt[p];
                     if (stamp[w] == e || vec[w * width + s] > posA) continue;
                     stamp[w] = e;
