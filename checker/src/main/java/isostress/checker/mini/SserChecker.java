@@ -62,9 +62,11 @@ final class SserChecker {
                 if (i >= 0) sink.edge(n + i, s, -1);
             }
         };
-        // A valid history (the common case) is settled by the acyclicity of g joined to the time edges, without a
+        // A valid history (the common case) is settled by the acyclicity of g joined to real-time order, without a
         // copy of g: the joined graph is built only to report cycles (issue 15: 100M transactions in 20 GB).
-        if (Acyclicity.isAcyclic(g, Csr.build(n + cnt, timeEdges, false))) return 0;
+        if (merge ? acyclicWithRealTime(g, m, order) : Acyclicity.isAcyclic(g, Csr.build(n + cnt, timeEdges, false))) {
+            return 0;
+        }
         // Edges of g keep their positions in g as ids; time edges have id -1.
         Csr rt = Csr.build(n + cnt, sink -> {
             for (int u = 0; u < n; u++) {
@@ -91,6 +93,50 @@ final class SserChecker {
             return steps;
         }, steps -> ctx.reporter().cycle(steps, IsolationLevel.STRICT_SERIALIZABLE));
     }
+
+    /**
+     * Kahn's algorithm on g plus real-time order, for transactions in invocation order, with the time points left
+     * implicit: a transaction may go once its predecessors in g have gone and so have all transactions that completed
+     * before its invocation, a prefix of {@code order} (the time chain says exactly that). The transactions whose
+     * prefix has gone are those below a cursor, as invocations only grow; ready ones wait on a stack linked through
+     * the in-degree array. One int per transaction beside {@code order}, where the time-point graph takes five.
+     */
+    private static boolean acyclicWithRealTime(Csr g, RegisterIndex m, int[] order) {
+        History h = m.h;
+        int n = g.n, cnt = order.length;
+        int[] indeg = new int[n];
+        for (int t : g.tgt) indeg[t]++;
+        int top = -1, removed = 0;
+        int done = 0; // order[0 .. done) have all gone
+        int cursor = 0; // transactions below it wait on g only
+        while (true) {
+            while (cursor < n && (!m.included[cursor] || done == cnt
+                    || h.completeIndex(order[done]) >= h.invokeIndex(cursor))) {
+                if (indeg[cursor] == 0) {
+                    indeg[cursor] = -2 - top;
+                    top = cursor;
+                }
+                cursor++;
+            }
+            if (top < 0) break;
+            int u = top;
+            top = -2 - indeg[u];
+            indeg[u] = GONE;
+            removed++;
+            for (int p = g.off[u]; p < g.off[u + 1]; p++) {
+                int v = g.tgt[p];
+                if (--indeg[v] == 0 && v < cursor) {
+                    indeg[v] = -2 - top;
+                    top = v;
+                }
+            }
+            while (done < cnt && indeg[order[done]] == GONE) done++;
+        }
+        return removed == n;
+    }
+
+    /** Marks a removed transaction in {@link #acyclicWithRealTime}'s in-degree array (stack links are above it). */
+    private static final int GONE = Integer.MIN_VALUE;
 
     /** Included ok transactions sorted by completion index. */
     private static int[] sortByCompletion(History h, RegisterIndex m, int cnt) {
