@@ -84,8 +84,8 @@ public final class Csr {
         return eid == null ? p : eid[p];
     }
 
-    /** This graph with each edge's id its position (the caller has put the edge payloads in position order). */
-    public Csr withPositionIds() {
+    /** The graph of {@code off}/{@code tgt} whose edge ids are their positions (the caller keeps payloads so). */
+    public static Csr positional(int n, int[] off, int[] tgt) {
         return new Csr(n, off, tgt, null);
     }
 

@@ -1,6 +1,7 @@
 package isostress.checker.graph;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * The test behind parallel snapshot isolation with a known version order (Cerone &amp; Gotsman, "Analysing Snapshot
@@ -48,15 +49,21 @@ public final class PsiReachability {
      */
     public static int check(Csr dep, int sessions, int[] session, int[] pos, int[] rwFrom, int[] rwTo, int rwCount,
                             int witnesses, Sink sink) {
-        return check(dep, null, sessions, session, pos, rwFrom, rwTo, rwCount, witnesses, sink);
+        return check(dep, null, sessions, session, pos, Objects.requireNonNull(rwFrom), rwTo, rwCount, witnesses, sink);
     }
 
     /**
-     * As above, with D the edges of {@code g} whose position {@code skip} does not mark (null: all): the caller's
-     * dependency graph serves as D without a copy of its non-rw edges (issue 15: 100M transactions in 20 GB).
+     * As above, with D the edges of {@code g} whose position {@code rw} does not mark and the anti-dependencies the
+     * marked ones, numbered in position order: the caller's dependency graph serves as both without a copy (issue
+     * 15: 100M transactions in 20 GB).
      */
-    public static int check(Csr g, boolean[] skip, int sessions, int[] session, int[] pos, int[] rwFrom, int[] rwTo,
-                            int rwCount, int witnesses, Sink sink) {
+    public static int check(Csr g, boolean[] rw, int sessions, int[] session, int[] pos, int witnesses, Sink sink) {
+        return check(g, rw, sessions, session, pos, null, null, 0, witnesses, sink);
+    }
+
+    /** D is g without the positions {@code skip} marks (null: none); the rw edges are the arrays or, null, those. */
+    private static int check(Csr g, boolean[] skip, int sessions, int[] session, int[] pos, int[] rwFrom, int[] rwTo,
+                             int rwCount, int witnesses, Sink sink) {
         Csr dep = g;
         int[] order = Acyclicity.topologicalOrder(dep, skip);
         if (order == null) return -1;
@@ -79,8 +86,19 @@ public final class PsiReachability {
                     for (int j = 0; j < width; j++) if (vec[w + j] < vec[base + j]) vec[base + j] = vec[w + j];
                 }
             }
-            for (int i = 0; i < rwCount; i++) {
-                int a = rwFrom[i], b = rwTo[i];
+            for (int i = 0, u = 0, p = -1; ; i++) {
+                int a, b;
+                if (rwFrom != null) {
+                    if (i >= rwCount) break;
+                    a = rwFrom[i];
+                    b = rwTo[i];
+                } else { // the next masked position
+                    do p++; while (p < dep.tgt.length && !skip[p]);
+                    if (p == dep.tgt.length) break;
+                    while (dep.off[u + 1] <= p) u++;
+                    a = u;
+                    b = dep.tgt[p];
+                }
                 int s = session[a] - s0;
                 if (s < 0 || s >= width || session[b] < 0 || vec[b * width + s] > pos[a]) continue;
                 found++;

@@ -40,16 +40,6 @@ final class MiniGraph {
     private MiniGraph(RegisterIndex m) {
         this.m = m;
         int n = m.n;
-        // An upper bound of the edge count (so <= n, wr <= readers, rw <= readers x children), so the payload arrays
-        // are allocated once; the graph itself holds no from/to arrays (issue 15: 100M transactions in 20 GB).
-        long expected = n;
-        for (int v = 0; v < m.versionCount; v++) {
-            long readers = m.readerStart[v + 1] - m.readerStart[v];
-            expected += readers * (1 + m.childStart[v + 1] - m.childStart[v]);
-        }
-        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, expected));
-        kind = new byte[cap];
-        ver = new int[cap];
         soPred = new int[n];
         Arrays.fill(soPred, -1);
         LongPairIntMap lastOfProcess = new LongPairIntMap(64);
@@ -58,19 +48,25 @@ final class MiniGraph {
             int prev = lastOfProcess.put(m.h.process(t), 0, t);
             if (prev != LongPairIntMap.MISSING) soPred[t] = prev;
         }
-        Csr made = Csr.build(n, this::emit);
+        // Compressed sparse rows in two passes (count, then place), with each edge's payload stored at its position,
+        // so an edge's id is its position and there are no from/to/id arrays (issue 15: 100M transactions in 20 GB).
+        int[] off = new int[n + 1];
+        emit((f, t, k, v) -> off[f + 1]++);
+        for (int u = 0; u < n; u++) off[u + 1] += off[u];
+        edges = off[n];
+        int[] tgt = new int[edges];
+        kind = new byte[edges];
+        ver = new int[edges];
+        emit((f, t, k, v) -> {
+            int p = off[f]++;
+            tgt[p] = t;
+            kind[p] = (byte) k;
+            ver[p] = v;
+        });
+        System.arraycopy(off, 0, off, 1, n); // off[u] was u's end: shift to starts
+        off[0] = 0;
         soPred = null;
-        // Payloads into position order, so that an edge's id is its position in the graph and the graph needs no id
-        // array (issue 15: 100M transactions in 20 GB).
-        byte[] k = new byte[edges];
-        int[] vr = new int[edges];
-        for (int p = 0; p < edges; p++) {
-            k[p] = kind[made.eid[p]];
-            vr[p] = ver[made.eid[p]];
-        }
-        kind = k;
-        ver = vr;
-        all = made.withPositionIds();
+        all = Csr.positional(n, off, tgt);
         main = siblingCount == 0 ? all : Csr.build(n, sink -> {
             for (int u = 0; u < n; u++) {
                 for (int p = all.off[u]; p < all.off[u + 1]; p++) {
@@ -80,23 +76,30 @@ final class MiniGraph {
         });
     }
 
+    /** Receives an edge with its payload: kind code (with {@link #SIBLING}) and version. */
+    private interface EdgeOut {
+        void edge(int from, int to, int kind, int version);
+    }
+
     /**
-     * Makes every edge, numbering them in order (each call makes the same ones): SO from each transaction's process
-     * predecessor, then per version WR from its writer to each reader and RW from each reader to each child.
+     * Makes every edge, the same ones in the same order each call: SO from each transaction's process predecessor,
+     * then per version WR from its writer to each reader and RW from each reader to each child.
      */
-    private void emit(Csr.EdgeSink sink) {
-        edges = 0;
+    private void emit(EdgeOut out) {
         siblingCount = 0;
-        for (int t = 0; t < m.n; t++) if (soPred[t] >= 0) add(sink, soPred[t], t, EdgeKind.SO, -1, false);
+        for (int t = 0; t < m.n; t++) if (soPred[t] >= 0) out.edge(soPred[t], t, EdgeKind.SO.code(), -1);
         for (int v = 0; v < m.versionCount; v++) {
             int wt = m.versionTxn(v);
             for (int i = m.readerStart[v]; i < m.readerStart[v + 1]; i++) {
                 int r = m.readers[i];
                 int rt = m.accTxn[r];
-                if (wt >= 0 && wt != rt) add(sink, wt, rt, EdgeKind.WR, v, false);
+                if (wt >= 0 && wt != rt) out.edge(wt, rt, EdgeKind.WR.code(), v);
                 for (int j = m.childStart[v]; j < m.childStart[v + 1]; j++) {
                     int ct = m.accTxn[m.children[j]];
-                    if (ct != rt) add(sink, rt, ct, EdgeKind.RW, v, m.accWrites[r]);
+                    if (ct == rt) continue;
+                    boolean sibling = m.accWrites[r];
+                    if (sibling) siblingCount++;
+                    out.edge(rt, ct, EdgeKind.RW.code() | (sibling ? SIBLING : 0), v);
                 }
             }
         }
@@ -137,13 +140,5 @@ final class MiniGraph {
     /** The transaction edge {@code e} enters. */
     int to(int e) {
         return all.tgt[e];
-    }
-
-    private void add(Csr.EdgeSink sink, int f, int t, EdgeKind k, int version, boolean sibling) {
-        int e = edges++;
-        kind[e] = (byte) (k.code() | (sibling ? SIBLING : 0));
-        ver[e] = version;
-        if (sibling) siblingCount++;
-        sink.edge(f, t, e);
     }
 }

@@ -35,25 +35,15 @@ final class PsiChecker {
         MiniGraph mg = ctx.g();
         Csr main = mg.main();
         int n = main.n;
-        // D = the non-rw edges of the graph: marked off by position rather than copied (issue 15: 100M
-        // transactions in 20 GB); the rw edges listed apart, in position order.
+        // D = the non-rw edges of the graph and the rw edges apart: marked by position rather than copied (issue
+        // 15: 100M transactions in 20 GB).
         boolean[] rw = new boolean[main.edgeCount()];
-        int r = 0;
-        for (int p = 0; p < rw.length; p++) if (rw[p] = mg.kind(main.id(p)) == EdgeKind.RW) r++;
-        int[] rwFrom = new int[r], rwTo = new int[r];
-        r = 0;
-        for (int u = 0; u < n; u++) {
-            for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                if (!rw[p]) continue;
-                rwFrom[r] = u;
-                rwTo[r++] = main.tgt[p];
-            }
-        }
+        for (int p = 0; p < rw.length; p++) rw[p] = mg.kind(main.id(p)) == EdgeKind.RW;
         int[] session = new int[n], pos = new int[n];
         int sessions = sessions(ctx, session, pos);
         List<int[]> witnesses = new ArrayList<>();
-        int found = PsiReachability.check(main, rw, sessions, session, pos, rwFrom, rwTo, r,
-                ctx.options().anomaliesPerType(), (i, path) -> {
+        int found = PsiReachability.check(main, rw, sessions, session, pos, ctx.options().anomaliesPerType(),
+                (i, path) -> {
                     if (path != null) witnesses.add(cycle(i, path));
                 });
         if (found < 0) {

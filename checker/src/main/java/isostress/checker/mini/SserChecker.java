@@ -140,18 +140,18 @@ final class SserChecker {
 
     /** Included ok transactions sorted by completion index. */
     private static int[] sortByCompletion(History h, RegisterIndex m, int cnt) {
-        long[] keys = new long[cnt];
         int[] ids = new int[cnt];
         int j = 0;
+        boolean sorted = true;
         for (int t = 0; t < m.n; t++) {
             if (m.included[t] && h.outcome(t) == Outcome.OK) {
-                keys[j] = h.completeIndex(t);
+                if (j > 0 && h.completeIndex(t) < h.completeIndex(ids[j - 1])) sorted = false;
                 ids[j++] = t;
             }
         }
-        boolean sorted = true;
-        for (int i = 1; i < cnt; i++) if (keys[i] < keys[i - 1]) { sorted = false; break; }
-        if (sorted) return ids;
+        if (sorted) return ids; // without a copy of the completion indices (issue 15: 100M transactions in 20 GB)
+        long[] keys = new long[cnt];
+        for (int i = 0; i < cnt; i++) keys[i] = h.completeIndex(ids[i]);
         boolean packable = m.n < (1 << 25);
         for (long key : keys) if (key < 0 || key >= (1L << 38)) { packable = false; break; }
         if (packable) {
