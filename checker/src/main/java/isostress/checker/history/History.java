@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>Numeric columns are {@link LongColumn}s: an int an entry while the values fit (keys, values, processes and
  * indices almost always do), none while a column holds only its default (absent times, CAS new values), so a
- * mini-transaction takes about 55 bytes instead of 180 (issue 15: 100M of them in a 20 GB heap). Node and isolation
+ * mini-transaction takes about 65 bytes instead of 180 (issue 15: 100M of them in a 20 GB heap). Node and isolation
  * columns exist only once some transaction has one.
  *
  * <p>Over 400 lines on purpose: the class is its columns, one one-line accessor each, and its {@link Builder}, which
@@ -262,9 +262,9 @@ public final class History implements Iterable<Txn> {
 
         /** Makes room for {@code txns} more transactions and {@code ops} more ops, to avoid regrowing. */
         public Builder ensureCapacity(int txns, int ops) {
-            if (size + txns > outcome.length) growTxns(size + txns);
+            if (size + txns > outcome.length) resizeTxns(size + txns);
             int need = this.ops + ops;
-            if (need > opKind.length) growOps(need);
+            if (need > opKind.length) resizeOps(need);
             return this;
         }
 
@@ -273,7 +273,7 @@ public final class History implements Iterable<Txn> {
          * {@link #opsFor}; either way they must be added in one go.
          */
         public int reserve(long proc, Outcome out, long invIdx, long compIdx, long invTime, long compTime, int srcLine) {
-            if (size == outcome.length) growTxns(Math.max(16, size + (size >> 1)));
+            if (size == outcome.length) resizeTxns(Math.max(16, size + (size >> 1)));
             int t = size++;
             process.set(t, proc);
             outcome[t] = (byte) out.ordinal();
@@ -369,7 +369,7 @@ public final class History implements Iterable<Txn> {
 
         private void op(byte kind, long key, long value, long value2, byte flags) {
             if (open < 0) throw new IllegalStateException("no open transaction");
-            if (ops == opKind.length) growOps(Math.max(64, ops + (ops >> 1)));
+            if (ops == opKind.length) resizeOps(Math.max(64, ops + (ops >> 1)));
             opKind[ops] = kind;
             opFlags[ops] = flags;
             opKey.set(ops, key);
@@ -379,13 +379,11 @@ public final class History implements Iterable<Txn> {
         }
 
         /** Resizes the transaction columns to {@code n} entries (growing, or trimming to the size at the end). */
-        private void growTxns(int n) {
-            process.grow(n);
+        private void resizeTxns(int n) {
+            for (LongColumn c : new LongColumn[] {process, invokeIndex, completeIndex, invokeTime, completeTime}) {
+                c.resize(n);
+            }
             outcome = Arrays.copyOf(outcome, n);
-            invokeIndex.grow(n);
-            completeIndex.grow(n);
-            invokeTime.grow(n);
-            completeTime.grow(n);
             line = Arrays.copyOf(line, n);
             opStart = Arrays.copyOf(opStart, n);
             opEnd = Arrays.copyOf(opEnd, n);
@@ -394,34 +392,10 @@ public final class History implements Iterable<Txn> {
         }
 
         /** Resizes the op columns to {@code n} entries. */
-        private void growOps(int n) {
+        private void resizeOps(int n) {
             opKind = Arrays.copyOf(opKind, n);
             opFlags = Arrays.copyOf(opFlags, n);
-            opKey.grow(n);
-            opValue.grow(n);
-            opValue2.grow(n);
-        }
-
-        /** Drops the spare capacity growth left (up to a third of each column), one column at a time. */
-        private void trim() {
-            if (outcome.length > size) {
-                for (LongColumn c : new LongColumn[] {process, invokeIndex, completeIndex, invokeTime, completeTime}) {
-                    c.trim(size);
-                }
-                outcome = Arrays.copyOf(outcome, size);
-                line = Arrays.copyOf(line, size);
-                opStart = Arrays.copyOf(opStart, size);
-                opEnd = Arrays.copyOf(opEnd, size);
-                if (node != null) node = Arrays.copyOf(node, size);
-                if (isolation != null) isolation = Arrays.copyOf(isolation, size);
-            }
-            if (opKind.length > ops) {
-                opKind = Arrays.copyOf(opKind, ops);
-                opFlags = Arrays.copyOf(opFlags, ops);
-                opKey.trim(ops);
-                opValue.trim(ops);
-                opValue2.trim(ops);
-            }
+            for (LongColumn c : new LongColumn[] {opKey, opValue, opValue2}) c.resize(n);
         }
 
         /** The history; the builder is spent (its columns now belong to the history). */
@@ -431,7 +405,9 @@ public final class History implements Iterable<Txn> {
             for (int t = 0; t < size; t++) {
                 if (opStart[t] < 0) opStart[t] = opEnd[t] = ops; // reserved but given no ops: empty
             }
-            trim();
+            // Drops the spare capacity growth left (up to a third of each column), one column at a time.
+            if (outcome.length > size) resizeTxns(size);
+            if (opKind.length > ops) resizeOps(ops);
             History h = new History(this);
             lists = null;
             opKind = null;

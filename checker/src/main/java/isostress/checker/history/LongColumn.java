@@ -51,20 +51,12 @@ public final class LongColumn {
         return capacity;
     }
 
-    /** Grows to {@code n} entries (no-op when already that large). */
-    void grow(int n) {
-        if (n <= capacity) return;
+    /** Makes room for exactly {@code n} entries: grows, or drops spare capacity once the builder is done. */
+    void resize(int n) {
+        if (n == capacity) return;
         capacity = n;
         if (narrow != null) narrow = Arrays.copyOf(narrow, n);
         if (wide != null) wide = Arrays.copyOf(wide, n);
-    }
-
-    /** Drops the spare capacity above {@code size}: the builder is done. */
-    void trim(int size) {
-        if (size >= capacity) return;
-        capacity = size;
-        if (narrow != null) narrow = Arrays.copyOf(narrow, size);
-        if (wide != null) wide = Arrays.copyOf(wide, size);
     }
 
     /** The first entry {@code i} that differs from the default: entries below it all held the default. */

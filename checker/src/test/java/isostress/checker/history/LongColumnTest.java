@@ -12,11 +12,11 @@ class LongColumnTest {
         LongColumn c = new LongColumn(-1, 4);
         for (int i = 0; i < 3; i++) c.set(i, -1);
         c.set(3, 7); // first non-default: narrow, earlier entries keep the default
-        c.grow(10);
+        c.resize(10);
         c.set(4, Integer.MIN_VALUE);
         c.set(5, Long.MAX_VALUE); // widens
         c.set(6, 5);
-        c.trim(7);
+        c.resize(7);
         long[] want = {-1, -1, -1, 7, Integer.MIN_VALUE, Long.MAX_VALUE, 5};
         for (int i = 0; i < want.length; i++) assertEquals(want[i], c.get(i), "entry " + i);
         assertEquals(7, c.capacity());
