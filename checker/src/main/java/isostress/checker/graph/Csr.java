@@ -3,7 +3,8 @@ package isostress.checker.graph;
 /**
  * A directed graph in compressed sparse row form: the out-edges of node u are positions
  * {@code off[u] .. off[u+1]-1}, each with a target {@code tgt[p]} and the id {@code eid[p]} of the edge it came
- * from in the caller's edge list (so edge payloads stay in the caller's arrays).
+ * from in the caller's edge list (so edge payloads stay in the caller's arrays); {@code eid} is null in a graph whose
+ * edge ids are their positions ({@link #id}).
  *
  * <p>Primitive arrays because the checkers build graphs of millions of edges (STYLE.md (c): hot graph code uses
  * primitives and CSR adjacency).
@@ -39,6 +40,53 @@ public final class Csr {
             eid[p] = ids == null ? i : ids[i];
         }
         return new Csr(n, off, tgt, eid);
+    }
+
+    /** Edges handed over twice, once to count each node's out-degree and once to place them. */
+    public interface EdgeSource {
+        void edges(EdgeSink sink);
+    }
+
+    /** Receives an edge {@code from -> to} with its id. */
+    public interface EdgeSink {
+        void edge(int from, int to, int id);
+    }
+
+    /**
+     * Builds the graph of the edges {@code source} produces (the same ones, in the same order, both times), keeping
+     * their relative order within a node. O(n + m) time like {@link #build(int, int[], int[], int[], int)}, but with
+     * no from/to/id arrays beside the graph: at a hundred million transactions those are gigabytes (issue 15).
+     */
+    public static Csr build(int n, EdgeSource source) {
+        return build(n, source, true);
+    }
+
+    /** As {@link #build(int, EdgeSource)}; without {@code ids} the graph has no {@link #eid} (null). */
+    public static Csr build(int n, EdgeSource source, boolean ids) {
+        int[] off = new int[n + 1];
+        source.edges((f, t, id) -> off[f + 1]++);
+        for (int u = 0; u < n; u++) off[u + 1] += off[u];
+        int[] tgt = new int[off[n]];
+        int[] eid = ids ? new int[off[n]] : null;
+        // off[u] is u's next free position while placing; afterwards it is u's end, i.e. u+1's start.
+        source.edges((f, t, id) -> {
+            int p = off[f]++;
+            tgt[p] = t;
+            if (eid != null) eid[p] = id;
+        });
+        System.arraycopy(off, 0, off, 1, n);
+        off[0] = 0;
+        return new Csr(n, off, tgt, eid);
+    }
+
+    /** The id of the edge at position {@code p}: {@code eid[p]}, or {@code p} itself in a graph built without ids. */
+    public int id(int p) {
+        return eid == null ? p : eid[p];
+    }
+
+    /** The graph of {@code off}/{@code tgt} whose edge ids are their positions (the caller keeps payloads so). */
+    public static Csr positional(int n, int[] off, int[] tgt) {
+        return new Csr(n, off, tgt, null);
     }
 
     public int edgeCount() {

@@ -1,6 +1,7 @@
 package isostress.checker.graph;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * The test behind parallel snapshot isolation with a known version order (Cerone &amp; Gotsman, "Analysing Snapshot
@@ -48,7 +49,23 @@ public final class PsiReachability {
      */
     public static int check(Csr dep, int sessions, int[] session, int[] pos, int[] rwFrom, int[] rwTo, int rwCount,
                             int witnesses, Sink sink) {
-        int[] order = Acyclicity.topologicalOrder(dep);
+        return check(dep, null, sessions, session, pos, Objects.requireNonNull(rwFrom), rwTo, rwCount, witnesses, sink);
+    }
+
+    /**
+     * As above, with D the edges of {@code g} whose position {@code rw} does not mark and the anti-dependencies the
+     * marked ones, numbered in position order: the caller's dependency graph serves as both without a copy (issue
+     * 15: 100M transactions in 20 GB).
+     */
+    public static int check(Csr g, boolean[] rw, int sessions, int[] session, int[] pos, int witnesses, Sink sink) {
+        return check(g, rw, sessions, session, pos, null, null, 0, witnesses, sink);
+    }
+
+    /** D is g without the positions {@code skip} marks (null: none); the rw edges are the arrays or, null, those. */
+    private static int check(Csr g, boolean[] skip, int sessions, int[] session, int[] pos, int[] rwFrom, int[] rwTo,
+                             int rwCount, int witnesses, Sink sink) {
+        Csr dep = g;
+        int[] order = Acyclicity.topologicalOrder(dep, skip);
         if (order == null) return -1;
         int n = dep.n;
         int found = 0;
@@ -64,12 +81,24 @@ public final class PsiReachability {
                 int s = session[v] - s0;
                 if (s >= 0 && s < width) vec[base + s] = pos[v];
                 for (int p = dep.off[v]; p < dep.off[v + 1]; p++) {
+                    if (skip != null && skip[p]) continue;
                     int w = dep.tgt[p] * width;
                     for (int j = 0; j < width; j++) if (vec[w + j] < vec[base + j]) vec[base + j] = vec[w + j];
                 }
             }
-            for (int i = 0; i < rwCount; i++) {
-                int a = rwFrom[i], b = rwTo[i];
+            for (int i = 0, u = 0, p = -1; ; i++) {
+                int a, b;
+                if (rwFrom != null) {
+                    if (i >= rwCount) break;
+                    a = rwFrom[i];
+                    b = rwTo[i];
+                } else { // the next masked position
+                    do p++; while (p < dep.tgt.length && !skip[p]);
+                    if (p == dep.tgt.length) break;
+                    while (dep.off[u + 1] <= p) u++;
+                    a = u;
+                    b = dep.tgt[p];
+                }
                 int s = session[a] - s0;
                 if (s < 0 || s >= width || session[b] < 0 || vec[b * width + s] > pos[a]) continue;
                 found++;
@@ -77,7 +106,7 @@ public final class PsiReachability {
                     sink.violation(i, null);
                     continue;
                 }
-                if (bfs == null) bfs = new Bfs(dep);
+                if (bfs == null) bfs = new Bfs(dep, skip);
                 sink.violation(i, bfs.path(b, a, vec, width, s, pos[a]));
             }
         }
@@ -87,11 +116,13 @@ public final class PsiReachability {
     /** Shortest path b -> a in D, visiting only nodes that reach a (so it never wanders off). */
     private static final class Bfs {
         private final Csr g;
+        private final boolean[] skip;
         private final int[] stamp, parent, queue;
         private int epoch;
 
-        Bfs(Csr g) {
+        Bfs(Csr g, boolean[] skip) {
             this.g = g;
+            this.skip = skip;
             stamp = new int[g.n];
             parent = new int[g.n];
             queue = new int[g.n];
@@ -105,6 +136,7 @@ public final class PsiReachability {
             while (head < tail) {
                 int v = queue[head++];
                 for (int p = g.off[v]; p < g.off[v + 1]; p++) {
+                    if (skip != null && skip[p]) continue;
                     int w = g.tgt[p];
                     if (stamp[w] == e || vec[w * width + s] > posA) continue;
                     stamp[w] = e;

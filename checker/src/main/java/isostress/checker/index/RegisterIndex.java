@@ -2,6 +2,7 @@ package isostress.checker.index;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InputException;
+import isostress.checker.history.LongColumn;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.Outcome;
 
@@ -49,15 +50,18 @@ public final class RegisterIndex {
     public final int[] accTxn;
     public final int[] accKey;
     public final byte[] accReadState;
-    public final long[] accRead;
+    /** Each access's first external read value: only while compiling (then dropped, 8 bytes an access). */
+    long[] accRead;
     public final int[] accReadOp;
     public final boolean[] accWrites;
-    public final long[] accWrite;
+    /** Value each writing access wrote last (see {@link #accWrite(int)}); as narrow as the values allow. */
+    private final LongColumn accWrite;
     /** Version read by each access's first external read: an access id (a written version), an initial version
      * {@code accCount + key}, or {@link #NONE}. */
     public final int[] accSource;
-    /** The writes-map code of each access's first external read value (see {@link WriteIndex}), or MISSING. */
-    final int[] accReadCode;
+    /** The writes-map code of each access's first external read value (see {@link WriteIndex}), or MISSING; only
+     * while compiling. */
+    int[] accReadCode;
     public final boolean[] included;
     /** Written versions (accesses that write) whose parent is unknown because their writer's read is unknown. */
     public int undeterminedWrites;
@@ -186,13 +190,15 @@ public final class RegisterIndex {
         accRead = aRead;
         accReadOp = aReadOp;
         accWrites = aWrites;
-        accWrite = aWrite;
+        accWrite = LongColumn.of(aWrite, acc);
         accSource = new int[acc];
         accReadCode = new int[acc];
         included = new boolean[n];
         versionCount = acc + kc;
         resolveSourcesAndInclusion();
         ReadAnomalyScan.scan(this);
+        accRead = null;
+        accReadCode = null;
         int[][] cs = group(true);
         childStart = cs[0];
         children = cs[1];
@@ -352,6 +358,11 @@ public final class RegisterIndex {
         return v < accCount ? accTxn[v] : -1;
     }
 
+    /** The value access {@code a} wrote last (meaningful when {@link #accWrites} says it writes). */
+    public long accWrite(int a) {
+        return accWrite.get(a);
+    }
+
     /** The key (dense) of version {@code v}. */
     public int versionKey(int v) {
         return v < accCount ? accKey[v] : v - accCount;
@@ -359,7 +370,7 @@ public final class RegisterIndex {
 
     /** The value of version {@code v}; null for an absent initial value. */
     public Long versionValue(int v) {
-        return v < accCount ? (Long) accWrite[v] : h.initial().valueOf(keyOf[v - accCount]);
+        return v < accCount ? (Long) accWrite.get(v) : h.initial().valueOf(keyOf[v - accCount]);
     }
 
     /** The access of transaction {@code t} on dense key {@code k}, or NONE. */

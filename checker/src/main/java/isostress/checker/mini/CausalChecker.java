@@ -64,7 +64,7 @@ final class CausalChecker {
             if (!scc.cyclic(scc.comp[u])) continue; // (the edges wanted stay inside one cyclic component)
             for (int p = full.off[u]; p < full.off[u + 1]; p++) {
                 int v = full.tgt[p];
-                if (g.kind(full.eid[p]) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
+                if (g.kind(full.id(p)) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
                     cnt[v + 1]++;
                 }
             }
@@ -76,9 +76,9 @@ final class CausalChecker {
             if (!scc.cyclic(scc.comp[u])) continue;
             for (int p = full.off[u]; p < full.off[u + 1]; p++) {
                 int v = full.tgt[p];
-                if (g.kind(full.eid[p]) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
+                if (g.kind(full.id(p)) == EdgeKind.RW && scc.comp[u] == scc.comp[v] && scc.cyclic(scc.comp[u])) {
                     rwFrom[fill[v]] = u;
-                    rwEdge[fill[v]++] = full.eid[p];
+                    rwEdge[fill[v]++] = full.id(p);
                 }
             }
         }
@@ -97,7 +97,7 @@ final class CausalChecker {
                 for (int p = full.off[u]; p < full.off[u + 1]; p++) {
                     if (--budget[0] < 0) return -1;
                     int v = full.tgt[p];
-                    EdgeKind k = g.kind(full.eid[p]);
+                    EdgeKind k = g.kind(full.id(p));
                     if ((k != EdgeKind.SO && k != EdgeKind.WR) || scc.comp[v] != comp || stamp[v] == epoch) continue;
                     stamp[v] = epoch;
                     parentPos[v] = p;
@@ -112,7 +112,7 @@ final class CausalChecker {
                 List<Step> steps = new ArrayList<>();
                 steps.add(ctx.reporter().step(rwEdge[i]));
                 List<Step> path = new ArrayList<>();
-                for (int v = r; v != c; v = parentNode[v]) path.add(ctx.reporter().step(full.eid[parentPos[v]]));
+                for (int v = r; v != c; v = parentNode[v]) path.add(ctx.reporter().step(full.id(parentPos[v])));
                 for (int j = path.size() - 1; j >= 0; j--) steps.add(path.get(j));
                 ctx.anomalies().add(ctx.reporter().cycle(steps, IsolationLevel.CAUSAL));
             }
@@ -190,7 +190,7 @@ final class CausalChecker {
             }
             if (empty) continue;
             for (int p = main.off[t3]; p < main.off[t3 + 1]; p++) {
-                EdgeKind k = ctx.g().kind(main.eid[p]);
+                EdgeKind k = ctx.g().kind(main.id(p));
                 if (k != EdgeKind.SO && k != EdgeKind.WR) continue;
                 int v = main.tgt[p];
                 for (int w = 0; w < words; w++) past[v * words + w] |= past[t3 * words + w];
@@ -242,7 +242,7 @@ final class CausalChecker {
         int n = main.n;
         int[] indeg = new int[n];
         for (int p = 0; p < main.edgeCount(); p++) {
-            EdgeKind k = ctx.g().kind(main.eid[p]);
+            EdgeKind k = ctx.g().kind(main.id(p));
             if (k == EdgeKind.SO || k == EdgeKind.WR) indeg[main.tgt[p]]++;
         }
         int[] order = new int[n];
@@ -251,7 +251,7 @@ final class CausalChecker {
         while (head < tail) {
             int u = order[head++];
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                EdgeKind k = ctx.g().kind(main.eid[p]);
+                EdgeKind k = ctx.g().kind(main.id(p));
                 if ((k == EdgeKind.SO || k == EdgeKind.WR) && --indeg[main.tgt[p]] == 0) order[tail++] = main.tgt[p];
             }
         }

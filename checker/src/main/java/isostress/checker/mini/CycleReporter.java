@@ -55,7 +55,7 @@ final class CycleReporter {
         int bestRank = Integer.MAX_VALUE;
         for (int p = csr.off[a]; p < csr.off[a + 1]; p++) {
             if (csr.tgt[p] != b) continue;
-            Step s = step(csr.eid[p]);
+            Step s = step(csr.id(p));
             int r = rank(s.kind());
             if (r < bestRank) {
                 best = s;
@@ -78,16 +78,16 @@ final class CycleReporter {
 
     /** The step for graph edge {@code e}, relabelling a wr edge into a writer that overwrote the version as ww. */
     Step step(int e) {
-        int a = g.from[e], b = g.to[e];
+        int a = g.from(e), b = g.to(e);
         EdgeKind k = g.kind(e);
         if (k == EdgeKind.SO) return Step.of(a, b, EdgeKind.SO);
-        int v = g.ver[e];
-        int keyId = g.key[e];
+        int v = g.ver(e);
+        int keyId = m.versionKey(v);
         long key = m.keyOf[keyId];
         Long value = m.versionValue(v);
         boolean init = v >= m.accCount;
         int acc = m.access(b, keyId);
-        Long next = acc != RegisterIndex.NONE && m.accWrites[acc] ? m.accWrite[acc] : null;
+        Long next = acc != RegisterIndex.NONE && m.accWrites[acc] ? m.accWrite(acc) : null;
         if (k == EdgeKind.WR) {
             if (acc != RegisterIndex.NONE && m.accWrites[acc] && m.accSource[acc] == v) {
                 return new Step(a, b, EdgeKind.WW, key, value, next, init, -1);

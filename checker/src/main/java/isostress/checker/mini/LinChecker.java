@@ -116,8 +116,8 @@ final class LinChecker {
             for (int i = cycle.size() - 1; i >= 0; i--) {
                 int child = cycle.get(i);
                 int parent = m.accSource[child];
-                steps.add(new Step(m.accTxn[parent], m.accTxn[child], EdgeKind.WW, key, m.accWrite[parent],
-                        m.accWrite[child], false, -1));
+                steps.add(new Step(m.accTxn[parent], m.accTxn[child], EdgeKind.WW, key, m.accWrite(parent),
+                        m.accWrite(child), false, -1));
             }
             ctx.anomalies().add(ctx.reporter().cycle(steps, IsolationLevel.LINEARIZABLE));
             return;
@@ -141,13 +141,13 @@ final class LinChecker {
         if (!isWriterOf(m, chain, a, ia)) {
             int next = chain.get(ia + 1);
             steps.add(new Step(m.accTxn[a], m.accTxn[next], EdgeKind.RW, key, m.versionValue(chain.get(ia)),
-                    m.accWrite[next], chain.get(ia) >= m.accCount, -1));
+                    m.accWrite(next), chain.get(ia) >= m.accCount, -1));
             i = ia + 1;
         }
         for (; i < io; i++) {
             int cur = chain.get(i), next = chain.get(i + 1);
             steps.add(new Step(m.accTxn[cur], m.accTxn[next], EdgeKind.WW, key, m.versionValue(cur),
-                    m.accWrite[next], false, -1));
+                    m.accWrite(next), false, -1));
         }
         if (!isWriterOf(m, chain, o, io)) {
             int w = chain.get(io);

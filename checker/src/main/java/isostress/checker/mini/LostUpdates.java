@@ -35,8 +35,8 @@ final class LostUpdates {
             Long value = m.versionValue(v);
             boolean init = v >= m.accCount;
             List<Step> steps = List.of(
-                    new Step(t1, t2, EdgeKind.RW, key, value, m.accWrite[c2], init, -1),
-                    new Step(t2, t1, EdgeKind.RW, key, value, m.accWrite[c1], init, -1));
+                    new Step(t1, t2, EdgeKind.RW, key, value, m.accWrite(c2), init, -1),
+                    new Step(t2, t1, EdgeKind.RW, key, value, m.accWrite(c1), init, -1));
             List<Txn> txns = new ArrayList<>();
             if (m.versionTxn(v) >= 0) txns.add(m.h.txn(m.versionTxn(v)));
             for (int j = m.childStart[v]; j < m.childStart[v + 1]; j++) txns.add(m.h.txn(m.accTxn[m.children[j]]));

@@ -22,60 +22,87 @@ import java.util.Arrays;
  * consistency needs them ({@link #full()}).
  */
 final class MiniGraph {
+    /** Set in {@link #kind}'s byte for a sibling rw edge (see the class comment). */
+    private static final int SIBLING = 0x40;
+
     final RegisterIndex m;
+    /** Number of edges, sibling rw edges included; an edge's id is its position in {@link #all}. */
     int edges;
-    int[] from = new int[16], to = new int[16], key = new int[16], ver = new int[16];
-    byte[] kind = new byte[16];
+    /** Per edge id: its kind's code (with {@link #SIBLING}) and the version it concerns (-1 for so). */
+    private byte[] kind;
+    private int[] ver;
     private int siblingCount;
-    private int[] sibling = new int[0];
-    private final Csr main;
-    private final int[] soPred;
-    private Csr full;
+    /** Every edge, with its id; {@link #main} leaves the sibling rw edges out (the same graph when there are none). */
+    private final Csr all, main;
+    /** The previous committed transaction of each transaction's process, or -1: only while the graph is built. */
+    private int[] soPred;
 
     private MiniGraph(RegisterIndex m) {
         this.m = m;
         int n = m.n;
-        // Exact edge count, so the edge arrays are allocated once: so <= n, wr <= readers, rw = readers x children.
-        long expected = n;
-        for (int v = 0; v < m.versionCount; v++) {
-            long readers = m.readerStart[v + 1] - m.readerStart[v];
-            expected += readers * (1 + m.childStart[v + 1] - m.childStart[v]);
-        }
-        grow((int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, expected)));
-        LongPairIntMap lastOfProcess = new LongPairIntMap(64);
         soPred = new int[n];
         Arrays.fill(soPred, -1);
+        LongPairIntMap lastOfProcess = new LongPairIntMap(64);
         for (int t = 0; t < n; t++) {
             if (!m.included[t]) continue;
-            long p = m.h.process(t);
-            int prev = lastOfProcess.put(p, 0, t);
-            if (prev != LongPairIntMap.MISSING) {
-                add(prev, t, EdgeKind.SO, -1, -1);
-                soPred[t] = prev;
-            }
+            int prev = lastOfProcess.put(m.h.process(t), 0, t);
+            if (prev != LongPairIntMap.MISSING) soPred[t] = prev;
         }
-        int[] sib = new int[16];
+        // Compressed sparse rows in two passes (count, then place), with each edge's payload stored at its position,
+        // so an edge's id is its position and there are no from/to/id arrays (issue 15: 100M transactions in 20 GB).
+        int[] off = new int[n + 1];
+        emit((f, t, k, v) -> off[f + 1]++);
+        for (int u = 0; u < n; u++) off[u + 1] += off[u];
+        edges = off[n];
+        int[] tgt = new int[edges];
+        kind = new byte[edges];
+        ver = new int[edges];
+        emit((f, t, k, v) -> {
+            int p = off[f]++;
+            tgt[p] = t;
+            kind[p] = (byte) k;
+            ver[p] = v;
+        });
+        System.arraycopy(off, 0, off, 1, n); // off[u] was u's end: shift to starts
+        off[0] = 0;
+        soPred = null;
+        all = Csr.positional(n, off, tgt);
+        main = siblingCount == 0 ? all : Csr.build(n, sink -> {
+            for (int u = 0; u < n; u++) {
+                for (int p = all.off[u]; p < all.off[u + 1]; p++) {
+                    if ((kind[p] & SIBLING) == 0) sink.edge(u, all.tgt[p], p);
+                }
+            }
+        });
+    }
+
+    /** Receives an edge with its payload: kind code (with {@link #SIBLING}) and version. */
+    private interface EdgeOut {
+        void edge(int from, int to, int kind, int version);
+    }
+
+    /**
+     * Makes every edge, the same ones in the same order each call: SO from each transaction's process predecessor,
+     * then per version WR from its writer to each reader and RW from each reader to each child.
+     */
+    private void emit(EdgeOut out) {
+        siblingCount = 0;
+        for (int t = 0; t < m.n; t++) if (soPred[t] >= 0) out.edge(soPred[t], t, EdgeKind.SO.code(), -1);
         for (int v = 0; v < m.versionCount; v++) {
             int wt = m.versionTxn(v);
-            int k = m.versionKey(v);
             for (int i = m.readerStart[v]; i < m.readerStart[v + 1]; i++) {
                 int r = m.readers[i];
                 int rt = m.accTxn[r];
-                if (wt >= 0 && wt != rt) add(wt, rt, EdgeKind.WR, k, v);
+                if (wt >= 0 && wt != rt) out.edge(wt, rt, EdgeKind.WR.code(), v);
                 for (int j = m.childStart[v]; j < m.childStart[v + 1]; j++) {
-                    int c = m.children[j];
-                    int ct = m.accTxn[c];
+                    int ct = m.accTxn[m.children[j]];
                     if (ct == rt) continue;
-                    int e = add(rt, ct, EdgeKind.RW, k, v);
-                    if (m.accWrites[r]) {
-                        if (siblingCount == sib.length) sib = Arrays.copyOf(sib, siblingCount * 2);
-                        sib[siblingCount++] = e;
-                    }
+                    boolean sibling = m.accWrites[r];
+                    if (sibling) siblingCount++;
+                    out.edge(rt, ct, EdgeKind.RW.code() | (sibling ? SIBLING : 0), v);
                 }
             }
         }
-        sibling = Arrays.copyOf(sib, siblingCount);
-        main = siblingCount == 0 ? Csr.build(n, from, to, null, edges) : buildWithout(n);
     }
 
     static MiniGraph of(RegisterIndex m) {
@@ -87,16 +114,9 @@ final class MiniGraph {
         return main;
     }
 
-    /** The graph with every RW edge (built on first use). */
+    /** The graph with every RW edge. */
     Csr full() {
-        if (siblingCount == 0) return main;
-        if (full == null) full = Csr.build(m.n, from, to, null, edges);
-        return full;
-    }
-
-    /** The previous committed transaction of each transaction's process, or -1. */
-    int[] soPred() {
-        return soPred;
+        return all;
     }
 
     boolean hasSiblingEdges() {
@@ -104,40 +124,21 @@ final class MiniGraph {
     }
 
     EdgeKind kind(int e) {
-        return EdgeKind.of(kind[e]);
+        return EdgeKind.of(kind[e] & ~SIBLING);
     }
 
-    private Csr buildWithout(int n) {
-        boolean[] skip = new boolean[edges];
-        for (int e : sibling) skip[e] = true;
-        int m2 = edges - siblingCount;
-        int[] f = new int[m2], t = new int[m2], ids = new int[m2];
-        int j = 0;
-        for (int e = 0; e < edges; e++) {
-            if (skip[e]) continue;
-            f[j] = from[e];
-            t[j] = to[e];
-            ids[j++] = e;
-        }
-        return Csr.build(n, f, t, ids, m2);
+    /** The version edge {@code e} concerns (read by its reader, overwritten by its child), or -1 for SO. */
+    int ver(int e) {
+        return ver[e];
     }
 
-    private int add(int f, int t, EdgeKind k, int keyId, int version) {
-        if (edges == from.length) grow(edges * 2);
-        from[edges] = f;
-        to[edges] = t;
-        kind[edges] = k.code();
-        key[edges] = keyId;
-        ver[edges] = version;
-        return edges++;
+    /** The transaction edge {@code e} leaves (a binary search: for reports). */
+    int from(int e) {
+        return all.source(e);
     }
 
-    private void grow(int cap) {
-        if (cap <= from.length) return;
-        from = Arrays.copyOf(from, cap);
-        to = Arrays.copyOf(to, cap);
-        key = Arrays.copyOf(key, cap);
-        ver = Arrays.copyOf(ver, cap);
-        kind = Arrays.copyOf(kind, cap);
+    /** The transaction edge {@code e} enters. */
+    int to(int e) {
+        return all.tgt[e];
     }
 }

@@ -35,51 +35,55 @@ final class PsiChecker {
         MiniGraph mg = ctx.g();
         Csr main = mg.main();
         int n = main.n;
-        int m = main.edgeCount();
-        int[] from = new int[m], to = new int[m], ids = new int[m];
-        int[] rwFrom = new int[m], rwTo = new int[m], rwId = new int[m];
-        int d = 0, r = 0;
-        for (int u = 0; u < n; u++) {
-            for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                int e = main.eid[p];
-                if (mg.kind(e) == EdgeKind.RW) {
-                    rwFrom[r] = u;
-                    rwTo[r] = main.tgt[p];
-                    rwId[r++] = e;
-                } else {
-                    from[d] = u;
-                    to[d] = main.tgt[p];
-                    ids[d++] = e;
-                }
-            }
-        }
-        Csr dep = Csr.build(n, from, to, ids, d);
+        // D = the non-rw edges of the graph and the rw edges apart: marked by position rather than copied (issue
+        // 15: 100M transactions in 20 GB).
+        boolean[] rw = new boolean[main.edgeCount()];
+        for (int p = 0; p < rw.length; p++) rw[p] = mg.kind(main.id(p)) == EdgeKind.RW;
         int[] session = new int[n], pos = new int[n];
         int sessions = sessions(ctx, session, pos);
         List<int[]> witnesses = new ArrayList<>();
-        int found = PsiReachability.check(dep, sessions, session, pos, rwFrom, rwTo, r,
-                ctx.options().anomaliesPerType(), (i, path) -> {
-                    if (path != null) witnesses.add(cycle(rwId[i], path));
+        int found = PsiReachability.check(main, rw, sessions, session, pos, ctx.options().anomaliesPerType(),
+                (i, path) -> {
+                    if (path != null) witnesses.add(cycle(i, path));
                 });
         if (found < 0) {
             // A cycle without rw edges (G0/G1c): reported as the serializability check reports cycles.
+            Csr dep = Csr.build(n, sink -> {
+                for (int u = 0; u < n; u++) {
+                    for (int p = main.off[u]; p < main.off[u + 1]; p++) if (!rw[p]) sink.edge(u, main.tgt[p], main.id(p));
+                }
+            });
             return SccCycles.report(dep, n, ctx,
                     (start, positions) -> ctx.reporter().steps(SerChecker.nodes(dep, start, positions), dep),
                     steps -> ctx.reporter().cycle(steps, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION));
         }
+        rwIds(main, rw, witnesses);
         for (int[] w : witnesses) {
             List<Step> steps = new ArrayList<>(w.length);
             steps.add(ctx.reporter().step(w[0]));
             for (int i = 1; i < w.length; i++) {
                 int p = w[i];
-                steps.add(ctx.reporter().best(dep.source(p), dep.tgt[p], dep));
+                steps.add(ctx.reporter().best(main.source(p), main.tgt[p], main));
             }
             ctx.anomalies().add(ctx.reporter().cycle(steps, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION));
         }
         return found;
     }
 
-    /** The rw edge id, then the positions of the path back. */
+    /** Replaces each witness's rw edge number (its rank among the rw positions) by its edge id, in one pass. */
+    private static void rwIds(Csr main, boolean[] rw, List<int[]> witnesses) {
+        if (witnesses.isEmpty()) return;
+        List<int[]> byRank = new ArrayList<>(witnesses);
+        byRank.sort((x, y) -> Integer.compare(x[0], y[0]));
+        int next = 0, rank = 0;
+        for (int p = 0; p < rw.length && next < byRank.size(); p++) {
+            if (!rw[p]) continue;
+            while (next < byRank.size() && byRank.get(next)[0] == rank) byRank.get(next++)[0] = main.id(p);
+            rank++;
+        }
+    }
+
+    /** The rw edge (first its number among the rw edges, then its id), then the positions of the path back. */
     private static int[] cycle(int rwEdge, int[] path) {
         int[] out = new int[path.length + 1];
         out[0] = rwEdge;

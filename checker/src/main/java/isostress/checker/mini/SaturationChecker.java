@@ -169,11 +169,11 @@ final class SaturationChecker {
         long key = m.keyOf[m.versionKey(s)];
         List<Step> steps = new ArrayList<>();
         int first = down.get(down.size() - 1);
-        steps.add(new Step(t3, m.accTxn[first], EdgeKind.RW, key, m.versionValue(s), m.accWrite[first],
+        steps.add(new Step(t3, m.accTxn[first], EdgeKind.RW, key, m.versionValue(s), m.accWrite(first),
                 s >= m.accCount, -1));
         for (int i = down.size() - 1; i > 0; i--) {
             int a = down.get(i), b = down.get(i - 1);
-            steps.add(new Step(m.accTxn[a], m.accTxn[b], EdgeKind.WW, key, m.accWrite[a], m.accWrite[b], false, -1));
+            steps.add(new Step(m.accTxn[a], m.accTxn[b], EdgeKind.WW, key, m.accWrite(a), m.accWrite(b), false, -1));
         }
         Step closing = viaSession ? Step.of(p, t3, EdgeKind.SO) : ctx.reporter().best(p, t3, ctx.g().main());
         // T3 may have read from p only in a repeated read, which adds no graph edge: say so directly.
@@ -191,7 +191,7 @@ final class SaturationChecker {
         for (int u = 0; u < main.n; u++) {
             if (!keep[u]) continue;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                EdgeKind k = g.kind(main.eid[p]);
+                EdgeKind k = g.kind(main.id(p));
                 if ((k == EdgeKind.SO || k == EdgeKind.WR) && keep[main.tgt[p]]) m++;
             }
         }
@@ -201,11 +201,11 @@ final class SaturationChecker {
         for (int u = 0; u < main.n; u++) {
             if (!keep[u]) continue;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                EdgeKind k = g.kind(main.eid[p]);
+                EdgeKind k = g.kind(main.id(p));
                 if (k != EdgeKind.SO && k != EdgeKind.WR || !keep[main.tgt[p]]) continue;
                 from[i] = u;
                 to[i] = main.tgt[p];
-                ids[i++] = main.eid[p];
+                ids[i++] = main.id(p);
             }
         }
         for (int c = 0; c < co.size; c++) {
@@ -218,7 +218,7 @@ final class SaturationChecker {
         return SccCycles.report(s, s.n, ctx, (start, positions) -> {
             List<Step> steps = new ArrayList<>(positions.length);
             for (int pos : positions) {
-                int id = s.eid[pos];
+                int id = s.id(pos);
                 steps.add(id >= 0 ? ctx.reporter().step(id) : co.step(ctx.m(), -id - 1));
             }
             return steps;
@@ -259,7 +259,7 @@ final class SaturationChecker {
             int u = queue[head++];
             keep[u] = true;
             for (int p = main.off[u]; p < main.off[u + 1]; p++) {
-                EdgeKind k = g.kind(main.eid[p]);
+                EdgeKind k = g.kind(main.id(p));
                 int v = main.tgt[p];
                 if ((k == EdgeKind.SO || k == EdgeKind.WR) && !seen[v]) {
                     seen[v] = true;

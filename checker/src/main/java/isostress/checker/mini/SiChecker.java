@@ -31,27 +31,23 @@ final class SiChecker {
         // A cycle of the layered graph projects onto a cycle of the dependency graph, so an acyclic dependency graph
         // (checked by Kahn's algorithm, cheaply) settles SI without building the layered graph.
         if (Acyclicity.isAcyclic(g)) return 0;
-        int m = g.edgeCount();
-        int cap = 2 * m;
-        int[] from = new int[cap], to = new int[cap], ids = new int[cap];
-        int k = 0;
-        for (int u = 0; u < g.n; u++) {
-            for (int p = g.off[u]; p < g.off[u + 1]; p++) {
-                int v = g.tgt[p];
-                int e = g.eid[p];
-                if (ctx.g().kind(e) == EdgeKind.RW) {
-                    from[k] = 2 * u; to[k] = 2 * v + 1; ids[k++] = p;
-                } else {
-                    from[k] = 2 * u; to[k] = 2 * v; ids[k++] = p;
-                    from[k] = 2 * u + 1; to[k] = 2 * v; ids[k++] = p;
+        Csr layered = Csr.build(2 * g.n, sink -> {
+            for (int u = 0; u < g.n; u++) {
+                for (int p = g.off[u]; p < g.off[u + 1]; p++) {
+                    int v = g.tgt[p];
+                    if (ctx.g().kind(g.id(p)) == EdgeKind.RW) {
+                        sink.edge(2 * u, 2 * v + 1, p);
+                    } else {
+                        sink.edge(2 * u, 2 * v, p);
+                        sink.edge(2 * u + 1, 2 * v, p);
+                    }
                 }
             }
-        }
-        Csr layered = Csr.build(2 * g.n, from, to, ids, k);
+        });
         return SccCycles.report(layered, layered.n, ctx, (start, positions) -> {
             List<Step> steps = new ArrayList<>(positions.length);
             for (int pos : positions) {
-                int p = layered.eid[pos]; // a position in g
+                int p = layered.id(pos); // a position in g
                 steps.add(ctx.reporter().best(g.source(p), g.tgt[p], g));
             }
             return steps;
