@@ -41,9 +41,14 @@ final class JsonlReader implements HistoryReader {
      */
     @Override
     public History read(InputStream in, String source) throws IOException {
+        return read(in, source, JsonlChunks.BLOCK);
+    }
+
+    /** Reads in blocks of {@code block} bytes (tests use small ones, to put lines across block ends). */
+    History read(InputStream in, String source, int block) throws IOException {
         EventAssembler asm = new EventAssembler(source);
         OpBuffer ops = new OpBuffer();
-        try (JsonlChunks chunks = new JsonlChunks(in, source)) {
+        try (JsonlChunks chunks = new JsonlChunks(in, source, block)) {
             while (true) {
                 JsonlChunk c = chunks.next();
                 if (c.error != null) throw JsonlChunks.rethrow(c.error);
@@ -65,6 +70,7 @@ final class JsonlReader implements HistoryReader {
                     for (int i = 0; i < c.len; i++) if (c.buf[i] == '\n') lines++;
                     return asm.finish(lines);
                 }
+                chunks.recycle(c);
             }
         }
     }
