@@ -367,6 +367,18 @@ final class JsonlChunk {
             neg = true;
             p++;
         }
+        if (p + 8 <= n) { // the common case: fewer than 8 digits, converted without a branch per digit
+            long w = (long) LONGS.get(b, p);
+            int digits = Long.numberOfTrailingZeros(nonDigits(w)) >>> 3;
+            if (digits < 8) {
+                if (digits == 0 || (digits > 1 && b[p] == '0')) throw NOT_FAST;
+                byte c = b[p + digits];
+                if (c == '.' || c == 'e' || c == 'E') throw NOT_FAST;
+                pos = p + digits;
+                long v = eightDigits((w - 0x3030303030303030L) << (64 - 8 * digits));
+                return neg ? -v : v;
+            }
+        }
         int s = p;
         long v = 0;
         while (p < n) {
@@ -383,6 +395,29 @@ final class JsonlChunk {
         }
         pos = p;
         return neg ? -v : v;
+    }
+
+    /** Reads 8 bytes of a {@code byte[]} as one little-endian long. */
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * A non-zero byte where {@code w}'s byte (little-endian: the first in memory is the lowest) is not an ASCII
+     * digit. A byte of 0xFA or more carries into the next byte, which lies after a non-digit and so does not matter.
+     */
+    static long nonDigits(long w) {
+        return ((w & 0xF0F0F0F0F0F0F0F0L) ^ 0x3030303030303030L)
+                | (((w + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) ^ 0x3030303030303030L);
+    }
+
+    /**
+     * The value of 8 decimal digits, one per byte (0-9, the first and most significant in the lowest byte): the
+     * SWAR conversion of Lemire's fast_float ({@code parse_eight_digits_unrolled}), pairs, then quads, then both.
+     */
+    static long eightDigits(long d) {
+        d = d * 10 + (d >>> 8);
+        return (((d & 0x000000FF000000FFL) * 0x000F424000000064L)
+                + (((d >>> 16) & 0x000000FF000000FFL) * 0x0000271000000001L)) >>> 32;
     }
 
     private boolean word(byte[] w) {

@@ -68,6 +68,24 @@ class JsonlChunkTest {
     }
 
     @Test
+    void integersOfEveryLengthAsJacksonReadsThem() throws IOException {
+        SplittableRandom rnd = new SplittableRandom(7);
+        String[] after = {"", "]", " ]", ".5]", "e3]", "E3]", "x]", "\u00e9]", ",2]"};
+        for (int digits = 1; digits <= 20; digits++) {
+            for (int i = 0; i < 40; i++) {
+                StringBuilder num = new StringBuilder(rnd.nextInt(4) == 0 ? "-" : "");
+                for (int d = 0; d < digits; d++) num.append((char) ('0' + rnd.nextInt(d == 0 && i % 3 != 0 ? 9 : 10)
+                        + (d == 0 && i % 3 != 0 ? 1 : 0)));
+                String line = "{\"type\":\"invoke\",\"process\":" + num + ",\"value\":[[\"r\",1,[" + num
+                        + after[i % after.length];
+                // Ending the input right after the number, or after the whole line: the 8-byte fast path and not.
+                assertSame(line, line);
+                if (after[i % after.length].endsWith("]")) assertSame(line + "]]}", line + "]]}");
+            }
+        }
+    }
+
+    @Test
     void listReadsOfOneKeyShareStorageAndReadBackExactly() throws IOException {
         String text = String.join("\n",
                 "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"value\":[[\"r\",1,null]]}",
