@@ -100,7 +100,7 @@ final class JsonlReader implements HistoryReader {
                     for (int i = o == 0 ? 0 : c.elemEnd[o - 1]; i < c.elemEnd[o]; i++) ops.listElement(c.elem[i]);
             }
         }
-        long idx = asm.index(c.hasIndex[e] ? c.index[e] : null, line);
+        long idx = asm.index(c.hasIndex[e], c.index[e], line);
         asm.shape("txn", line);
         if (c.type[e] == JsonlChunk.INVOKE) {
             asm.invoke(c.process[e], idx, c.time[e], line, ops);
