@@ -95,9 +95,10 @@ final class JsonlReader implements HistoryReader {
                 case History.WRITE: ops.write(key, c.opValue[o]); break;
                 case History.APPEND: ops.append(key, c.opValue[o]); break;
                 case History.CAS: ops.cas(key, c.opValue[o], c.opNull[o], c.opValue2[o]); break;
-                default:
-                    ops.listRead(key, false);
-                    for (int i = o == 0 ? 0 : c.elemEnd[o - 1]; i < c.elemEnd[o]; i++) ops.listElement(c.elem[i]);
+                default: {
+                    int from = o == 0 ? 0 : c.elemEnd[o - 1];
+                    ops.listRead(key, c.elem, from, c.elemEnd[o] - from); // the chunk outlives the flush
+                }
             }
         }
         long idx = asm.index(c.hasIndex[e], c.index[e], line);
