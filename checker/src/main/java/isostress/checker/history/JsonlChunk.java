@@ -13,6 +13,10 @@ import java.util.Arrays;
  * a nemesis event, string keys, a non-ASCII byte, any error) is marked for Jackson, which the reader runs on that
  * line in order, so every error message and every accepted input stays Jackson's. Parsing a chunk touches no shared
  * state, so it runs on a second thread while the reader assembles the chunk before.
+ *
+ * <p>Each line is parsed in one pass (no token it takes spans a newline, so the parser finds the line's end itself)
+ * and numbers of up to 7 digits 8 bytes at a time ({@link AsciiDigits}). The class is longer than most (about 470
+ * lines): it is one grammar, kept in one place so that what the fast path accepts can be read against Jackson's.
  */
 final class JsonlChunk {
     static final byte JACKSON = -1, INVOKE = 0, OK = 1, FAIL = 2, INFO = 3;
@@ -72,38 +76,47 @@ final class JsonlChunk {
      * (a line it does not take is then measured for Jackson). Returns the line number after the chunk.
      */
     int parse() {
-        int ln = firstLine;
-        int i = 0;
+        ln = firstLine;
         end = len;
-        while (i < len) {
-            if (events == line.length) growEvents();
-            int e = events;
-            int ops0 = ops, elems0 = elems;
-            byte t;
-            int to;
-            try {
-                t = event(e, i);
-                to = pos;
-            } catch (NotFast x) {
-                t = JACKSON;
-                to = lineEnd(i);
-            }
-            if (t == JACKSON) {
-                ops = ops0;
-                elems = elems0;
-            }
-            if (t != JACKSON || !blank(i, to)) { // a blank line: Jackson would skip it too
-                line[e] = ln;
-                from[e] = i;
-                this.to[e] = to;
-                type[e] = t;
-                opEnd[e] = ops;
-                events++;
-            }
-            if (to < len) ln++;
-            i = to + 1;
-        }
+        for (int i = 0; i < len; ) i = line(i);
         return ln;
+    }
+
+    /** The line number of the line being parsed. */
+    private int ln;
+
+    /**
+     * Parses the line that starts at {@code i} and returns where the next starts. A method of its own, called per
+     * line, so that the JIT compiles it after a few hundred lines (a loop in {@link #parse}, run once per block,
+     * would stay interpreted for most of a history's first seconds).
+     */
+    private int line(int i) {
+        if (events == line.length) growEvents();
+        int e = events;
+        int ops0 = ops, elems0 = elems;
+        byte t;
+        int to;
+        try {
+            t = event(e, i);
+            to = pos;
+        } catch (NotFast x) {
+            t = JACKSON;
+            to = lineEnd(i);
+        }
+        if (t == JACKSON) {
+            ops = ops0;
+            elems = elems0;
+        }
+        if (t != JACKSON || !blank(i, to)) { // a blank line: Jackson would skip it too
+            line[e] = ln;
+            from[e] = i;
+            this.to[e] = to;
+            type[e] = t;
+            opEnd[e] = ops;
+            events++;
+        }
+        if (to < len) ln++;
+        return to + 1;
     }
 
     /** Where the line starting at {@code i} ends: its newline, or the chunk's end. */
@@ -368,14 +381,14 @@ final class JsonlChunk {
             p++;
         }
         if (p + 8 <= n) { // the common case: fewer than 8 digits, converted without a branch per digit
-            long w = (long) LONGS.get(b, p);
-            int digits = Long.numberOfTrailingZeros(nonDigits(w)) >>> 3;
+            long w = AsciiDigits.eightBytes(b, p);
+            int digits = AsciiDigits.leadingDigits(w);
             if (digits < 8) {
                 if (digits == 0 || (digits > 1 && b[p] == '0')) throw NOT_FAST;
                 byte c = b[p + digits];
                 if (c == '.' || c == 'e' || c == 'E') throw NOT_FAST;
                 pos = p + digits;
-                long v = eightDigits((w - 0x3030303030303030L) << (64 - 8 * digits));
+                long v = AsciiDigits.value(w, digits);
                 return neg ? -v : v;
             }
         }
@@ -395,29 +408,6 @@ final class JsonlChunk {
         }
         pos = p;
         return neg ? -v : v;
-    }
-
-    /** Reads 8 bytes of a {@code byte[]} as one little-endian long. */
-    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-
-    /**
-     * A non-zero byte where {@code w}'s byte (little-endian: the first in memory is the lowest) is not an ASCII
-     * digit. A byte of 0xFA or more carries into the next byte, which lies after a non-digit and so does not matter.
-     */
-    static long nonDigits(long w) {
-        return ((w & 0xF0F0F0F0F0F0F0F0L) ^ 0x3030303030303030L)
-                | (((w + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) ^ 0x3030303030303030L);
-    }
-
-    /**
-     * The value of 8 decimal digits, one per byte (0-9, the first and most significant in the lowest byte): the
-     * SWAR conversion of Lemire's fast_float ({@code parse_eight_digits_unrolled}), pairs, then quads, then both.
-     */
-    static long eightDigits(long d) {
-        d = d * 10 + (d >>> 8);
-        return (((d & 0x000000FF000000FFL) * 0x000F424000000064L)
-                + (((d >>> 16) & 0x000000FF000000FFL) * 0x0000271000000001L)) >>> 32;
     }
 
     private boolean word(byte[] w) {
