@@ -9,7 +9,8 @@ import java.util.concurrent.BlockingQueue;
 /**
  * Reads an input in blocks of whole lines on a second thread and parses each ({@link JsonlChunk#parse}) there, so
  * that reading and parsing overlap with assembling the history on the caller's thread (the issue's "parsing may use
- * both cores"). Memory stays bounded: a few blocks of {@value #BLOCK} bytes are in flight, never the whole input.
+ * both cores"). Memory stays bounded: a few blocks of {@value #BLOCK} bytes are in flight, never the whole input,
+ * and blocks the caller is done with come back ({@link #recycle}) to be filled again rather than collected.
  * Must be closed: closing stops the thread.
  */
 final class JsonlChunks implements AutoCloseable {
