@@ -208,6 +208,16 @@ final class JsonlChunk {
 
     /** The field's bit; fields the Jackson reader gives a meaning to in other events are not accepted here. */
     private int fieldName() {
+        if (pos + 1 < end) {
+            switch (buf[pos + 1]) { // the names writers put on every line, compared in place
+                case 'i': if (quoted(INDEX)) return F_INDEX; break;
+                case 't': if (quoted(TYPE)) return F_TYPE; if (quoted(TIME)) return F_TIME; break;
+                case 'p': if (quoted(PROCESS)) return F_PROCESS; break;
+                case 'f': if (quoted(F_NAME)) return F_F; break;
+                case 'v': if (quoted(VALUE)) return F_VALUE; break;
+                default: break;
+            }
+        }
         int s = string();
         switch (pos - 1 - s) { // by length first: one comparison of bytes per field, not one per name
             case 1: if (buf[s] == 'f') return F_F; break;
@@ -240,7 +250,7 @@ final class JsonlChunk {
             INDEX = ascii("index"), VALUE = ascii("value"), PROCESS = ascii("process"), INITIAL = ascii("initial"),
             ISOLATION = ascii("isolation"), REAL_TIME = ascii("real-time"), INITIAL_DEFAULT = ascii("initial-default"),
             INVOKE_ = ascii("invoke"), OK_ = ascii("ok"), FAIL_ = ascii("fail"), INFO_ = ascii("info"),
-            APPEND = ascii("append"), CAS_ = ascii("cas"), TXN = ascii("\"txn\""), NULL = ascii("null"),
+            APPEND = ascii("append"), CAS_ = ascii("cas"), R = ascii("r"), W = ascii("w"), F_NAME = ascii("f"), TXN = ascii("\"txn\""), NULL = ascii("null"),
             TRUE = ascii("true"), FALSE = ascii("false");
 
     private static byte[] ascii(String w) {
@@ -255,13 +265,23 @@ final class JsonlChunk {
     }
 
     private byte typeName() {
-        int s = string();
-        int n = pos - 1 - s;
-        if (n == 6 && is(s, INVOKE_)) return INVOKE;
-        if (n == 2 && is(s, OK_)) return OK;
-        if (n == 4 && is(s, FAIL_)) return FAIL;
-        if (n == 4 && is(s, INFO_)) return INFO;
+        if (quoted(INVOKE_)) return INVOKE;
+        if (quoted(OK_)) return OK;
+        if (quoted(FAIL_)) return FAIL;
+        if (quoted(INFO_)) return INFO;
         throw NOT_FAST;
+    }
+
+    /**
+     * Takes {@code "w"} (the string {@code w}, quoted) when it is next: a known name checked in place, without
+     * first scanning for the closing quote as {@link #string} does.
+     */
+    private boolean quoted(byte[] w) {
+        int n = w.length, p = pos;
+        byte[] b = buf;
+        if (end - p < n + 2 || b[p] != '"' || b[p + n + 1] != '"' || !is(p + 1, w)) return false;
+        pos = p + n + 2;
+        return true;
     }
 
     /** Parses {@code "..."} of plain ASCII (no escapes) and returns where its text starts; pos is past the quote. */
@@ -301,8 +321,9 @@ final class JsonlChunk {
             skipWs();
             expect('[');
             skipWs();
-            int s = string();
-            int n = pos - 1 - s;
+            byte f = quoted(R) ? History.READ : quoted(W) ? History.WRITE : quoted(APPEND) ? History.APPEND
+                    : quoted(CAS_) ? History.CAS : -1;
+            if (f < 0) throw NOT_FAST;
             comma();
             long key = integer();
             comma();
@@ -311,8 +332,7 @@ final class JsonlChunk {
             opKey[o] = key;
             opNull[o] = false;
             opValue2[o] = 0;
-            byte f = buf[s];
-            if (n == 1 && f == 'r') {
+            if (f == History.READ) {
                 if (word(NULL)) {
                     opKind[o] = History.READ;
                     opNull[o] = true;
@@ -323,10 +343,10 @@ final class JsonlChunk {
                     opKind[o] = History.READ;
                     opValue[o] = integer();
                 }
-            } else if (n == 1 && f == 'w' || n == 6 && is(s, APPEND)) {
-                opKind[o] = n == 1 ? History.WRITE : History.APPEND;
+            } else if (f == History.WRITE || f == History.APPEND) {
+                opKind[o] = f;
                 opValue[o] = integer();
-            } else if (n == 3 && is(s, CAS_)) {
+            } else { // cas
                 opKind[o] = History.CAS;
                 expect('[');
                 skipWs();
@@ -335,8 +355,6 @@ final class JsonlChunk {
                 opValue2[o] = integer();
                 skipWs();
                 expect(']');
-            } else {
-                throw NOT_FAST;
             }
             elemEnd[o] = elems;
             ops++;
