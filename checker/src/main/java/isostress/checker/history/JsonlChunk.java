@@ -15,7 +15,7 @@ import java.util.Arrays;
  * state, so it runs on a second thread while the reader assembles the chunk before.
  *
  * <p>Each line is parsed in one pass (no token it takes spans a newline, so the parser finds the line's end itself)
- * and numbers of up to 7 digits 8 bytes at a time ({@link AsciiDigits}). The class is longer than most (about 470
+ * and numbers of up to 7 digits 8 bytes at a time ({@link AsciiDigits}). The class is longer than most (about 500
  * lines): it is one grammar, kept in one place so that what the fast path accepts can be read against Jackson's.
  */
 final class JsonlChunk {
