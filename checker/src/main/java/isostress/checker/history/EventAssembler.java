@@ -1,8 +1,6 @@
 package isostress.checker.history;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Pairs invocation and completion events into transactions, as Jepsen does: a process has at most one operation in
@@ -15,8 +13,17 @@ import java.util.Map;
 final class EventAssembler {
     private final String source;
     private final History.Builder builder = History.builder();
-    private final LongPairIntMap pendingByProcess = new LongPairIntMap(64);
-    private final Map<Integer, Pending> pending = new HashMap<>();
+    /**
+     * Invocations in flight, in slots: per slot the transaction (-1: none), its line and a copy of its ops. A
+     * process keeps its slot (processes are few: found through {@code slotOfProcess}, reused by each of its
+     * invocations, so pairing costs no object per event); an anonymous invocation takes a free slot and frees it.
+     */
+    private final LongPairIntMap slotOfProcess = new LongPairIntMap(64);
+    private int slots;
+    private int[] slotTxn = new int[16], slotLine = new int[16];
+    private OpBuffer[] slotOps = new OpBuffer[16];
+    private final IntStack freeSlots = new IntStack();
+    /** Slots of anonymous invocations, oldest first. */
     private final ArrayDeque<Integer> pendingAnonymous = new ArrayDeque<>();
     private long nextAnonymousProcess = -1;
     private long eventOrdinal;
@@ -25,17 +32,19 @@ final class EventAssembler {
     private boolean initialSeen;
     private int firstTxnLine;
 
-    /** What an invocation left behind until its completion arrives. */
-    private record Pending(int txn, int line, OpBuffer ops, long process) {
-    }
+    /** A growable stack of ints. */
+    private static final class IntStack {
+        private int[] a = new int[8];
+        private int n;
 
-    /** Spare buffers, so an invocation's ops are copied into a recycled buffer, not a new one. */
-    private final ArrayDeque<OpBuffer> spare = new ArrayDeque<>();
+        void push(int v) {
+            if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2);
+            a[n++] = v;
+        }
 
-    private OpBuffer keep(OpBuffer ops) {
-        OpBuffer b = spare.isEmpty() ? new OpBuffer() : spare.pop();
-        b.copyFrom(ops);
-        return b;
+        int pop() {
+            return n == 0 ? -1 : a[--n];
+        }
     }
 
     EventAssembler(String source) {
@@ -74,9 +83,14 @@ final class EventAssembler {
 
     /** The global index of the next event: the given one, or the event's ordinal when the history has none. */
     long index(Long given, int line) {
-        long idx = given != null ? given : eventOrdinal;
+        return index(given != null, given != null ? given : 0, line);
+    }
+
+    /** {@link #index(Long, int)} without a boxed index: {@code given} counts only when {@code has}. */
+    long index(boolean has, long given, int line) {
+        long idx = has ? given : eventOrdinal;
         eventOrdinal++;
-        if (given != null) {
+        if (has) {
             if (idx <= lastIndex) {
                 throw new InputException(source, line, "index " + idx + " is not greater than the previous event's "
                         + lastIndex + " (events must be in index order)");
@@ -97,51 +111,86 @@ final class EventAssembler {
     }
 
     void invoke(Long process, long index, long time, int line, OpBuffer ops) {
-        if (builder.size() == 0) firstTxnLine = line;
-        int t;
-        if (process == null) {
-            long p = nextAnonymousProcess--;
-            t = builder.reserve(p, Outcome.INFO, index, History.PENDING, time, -1, line);
-            pending.put(t, new Pending(t, line, keep(ops), p));
-            pendingAnonymous.addLast(t);
+        if (process != null) {
+            invoke(process.longValue(), index, time, line, ops);
             return;
         }
-        int open = pendingByProcess.get(process, 0);
-        if (open != LongPairIntMap.MISSING && open != Integer.MAX_VALUE) {
+        if (builder.size() == 0) firstTxnLine = line;
+        int s = freeSlots.pop();
+        if (s < 0) s = newSlot();
+        open(s, builder.reserve(nextAnonymousProcess--, Outcome.INFO, index, History.PENDING, time, -1, line), line,
+                ops);
+        pendingAnonymous.addLast(s);
+    }
+
+    /** An invocation of client {@code process}. */
+    void invoke(long process, long index, long time, int line, OpBuffer ops) {
+        if (builder.size() == 0) firstTxnLine = line;
+        int s = slotOfProcess.get(process, 0);
+        if (s == LongPairIntMap.MISSING) {
+            s = newSlot();
+            slotOfProcess.put(process, 0, s);
+        } else if (slotTxn[s] >= 0) {
             throw new InputException(source, line, "process " + process + " invokes a transaction while its "
-                    + "invocation at line " + pending.get(open).line + " has not completed");
+                    + "invocation at line " + slotLine[s] + " has not completed");
         }
-        t = builder.reserve(process, Outcome.INFO, index, History.PENDING, time, -1, line);
-        pendingByProcess.put(process, 0, t);
-        pending.put(t, new Pending(t, line, keep(ops), process));
+        open(s, builder.reserve(process, Outcome.INFO, index, History.PENDING, time, -1, line), line, ops);
+    }
+
+    private void open(int s, int t, int line, OpBuffer ops) {
+        slotTxn[s] = t;
+        slotLine[s] = line;
+        slotOps[s].copyFrom(ops);
+    }
+
+    private int newSlot() {
+        if (slots == slotTxn.length) {
+            slotTxn = java.util.Arrays.copyOf(slotTxn, slots * 2);
+            slotLine = java.util.Arrays.copyOf(slotLine, slots * 2);
+            slotOps = java.util.Arrays.copyOf(slotOps, slots * 2);
+        }
+        slotTxn[slots] = -1;
+        slotOps[slots] = new OpBuffer();
+        return slots++;
     }
 
     void complete(Outcome outcome, Long process, long index, long time, int line, OpBuffer ops,
                   String node, String isolation) {
-        Integer t;
-        if (process == null) {
-            t = pendingAnonymous.pollFirst();
-            if (t == null) {
-                throw new InputException(source, line, "a completion (" + outcome.jepsenName()
-                        + ") without a process and no invocation waiting for it");
-            }
-        } else {
-            int open = pendingByProcess.get(process, 0);
-            if (open == LongPairIntMap.MISSING || open == Integer.MAX_VALUE) {
-                throw new InputException(source, line, "a completion (" + outcome.jepsenName() + ") of process "
-                        + process + " which has no invocation in flight");
-            }
-            t = open;
-            pendingByProcess.put(process, 0, Integer.MAX_VALUE);
+        if (process != null) {
+            complete(outcome, process.longValue(), index, time, line, ops, node, isolation);
+            return;
         }
-        Pending p = pending.remove(t);
+        Integer s = pendingAnonymous.pollFirst();
+        if (s == null) {
+            throw new InputException(source, line, "a completion (" + outcome.jepsenName()
+                    + ") without a process and no invocation waiting for it");
+        }
+        close(s, outcome, index, time, line, ops, node, isolation);
+        freeSlots.push(s);
+    }
+
+    /** A completion of client {@code process}. */
+    void complete(Outcome outcome, long process, long index, long time, int line, OpBuffer ops,
+                  String node, String isolation) {
+        int s = slotOfProcess.get(process, 0);
+        if (s == LongPairIntMap.MISSING || slotTxn[s] < 0) {
+            throw new InputException(source, line, "a completion (" + outcome.jepsenName() + ") of process "
+                    + process + " which has no invocation in flight");
+        }
+        close(s, outcome, index, time, line, ops, node, isolation);
+    }
+
+    /** Completes slot {@code s}'s transaction and frees the slot of it. */
+    private void close(int s, Outcome outcome, long index, long time, int line, OpBuffer ops, String node,
+                       String isolation) {
+        int t = slotTxn[s];
+        slotTxn[s] = -1;
         builder.complete(t, outcome, index, time, line);
         builder.opsFor(t);
         // A failed or unknown completion may carry only the invocation's value (Jepsen copies it); keep whichever
         // has ops.
-        (ops.size == 0 && outcome != Outcome.OK ? p.ops : ops).flushTo(builder);
+        (ops.size == 0 && outcome != Outcome.OK ? slotOps[s] : ops).flushTo(builder);
         builder.endTxn();
-        spare.push(p.ops);
         builder.node(t, node);
         builder.isolation(t, isolation);
     }
@@ -160,12 +209,15 @@ final class EventAssembler {
     History finish(int lastLine) {
         if (builder.size() == 0) throw noTransactions(source, lastLine, sideEvents);
         // Invocations that never completed: outcome unknown.
-        pending.values().stream().sorted((a, b) -> Integer.compare(a.txn, b.txn)).forEach(p -> {
-            builder.opsFor(p.txn);
-            p.ops.flushTo(builder);
+        java.util.List<Integer> open = new java.util.ArrayList<>();
+        for (int s = 0; s < slots; s++) if (slotTxn[s] >= 0) open.add(s);
+        open.sort((a, b) -> Integer.compare(slotTxn[a], slotTxn[b]));
+        for (int s : open) {
+            builder.opsFor(slotTxn[s]);
+            slotOps[s].flushTo(builder);
             builder.endTxn();
-        });
-        pending.clear();
+            slotTxn[s] = -1;
+        }
         if (shape == RegisterOp.Form.PLAIN) keys.namePlainRegister();
         builder.keyNames(keys.names()).registerOps(shape instanceof RegisterOp.Form)
                 .independentRegisters(shape == RegisterOp.Form.INDEPENDENT);

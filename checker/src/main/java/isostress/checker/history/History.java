@@ -344,11 +344,16 @@ public final class History implements Iterable<Txn> {
 
         /** A list read; {@code values} null when unknown. Copies {@code values[0..n)}. */
         public void listRead(long key, long[] values, int n) {
+            listRead(key, values, 0, n);
+        }
+
+        /** A list read of {@code values[from..from+n)} (the reader passes its parsed block, not a copy). */
+        public void listRead(long key, long[] values, int from, int n) {
             if (values == null) {
                 op(LIST_READ, key, 0, 0, NULL_VALUE);
                 return;
             }
-            op(LIST_READ, key, lists.add(key, values, n), 0, (byte) 0);
+            op(LIST_READ, key, lists.add(key, values, from, n), 0, (byte) 0);
         }
 
         /** Adds a micro-op record to the open transaction. */

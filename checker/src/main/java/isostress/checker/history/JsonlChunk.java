@@ -13,20 +13,24 @@ import java.util.Arrays;
  * a nemesis event, string keys, a non-ASCII byte, any error) is marked for Jackson, which the reader runs on that
  * line in order, so every error message and every accepted input stays Jackson's. Parsing a chunk touches no shared
  * state, so it runs on a second thread while the reader assembles the chunk before.
+ *
+ * <p>Each line is parsed in one pass (no token it takes spans a newline, so the parser finds the line's end itself)
+ * and numbers of up to 7 digits 8 bytes at a time ({@link AsciiDigits}). The class is longer than most (about 500
+ * lines): it is one grammar, kept in one place so that what the fast path accepts can be read against Jackson's.
  */
 final class JsonlChunk {
     static final byte JACKSON = -1, INVOKE = 0, OK = 1, FAIL = 2, INFO = 3;
     private static final Outcome[] OUTCOMES = {null, Outcome.OK, Outcome.FAIL, Outcome.INFO};
 
     /** The raw bytes: whole lines (the last one of the input may lack its newline). */
-    final byte[] buf;
-    final int len;
+    byte[] buf;
+    int len;
     /** The 1-based line number and byte offset of the chunk's first byte. */
-    final int firstLine;
-    final long firstOffset;
+    int firstLine;
+    long firstOffset;
     /** Set when the chunk is the input's end; {@code error} when reading failed. */
-    final boolean last;
-    final Exception error;
+    boolean last;
+    Exception error;
 
     // Per event: its line, where it starts and ends in buf, its type (JACKSON: not parsed here) and fields.
     int events;
@@ -47,52 +51,80 @@ final class JsonlChunk {
 
     JsonlChunk(byte[] buf, int len, int firstLine, long firstOffset, boolean last, Exception error) {
         this.buf = buf;
+        reset(len, firstLine, firstOffset, last, error);
+    }
+
+    /**
+     * Makes this chunk hold {@code len} new bytes of {@link #buf} and no events: a chunk the reader is done with is
+     * filled again, so its 4 MB block and its columns are not allocated (and collected) once per block.
+     */
+    void reset(int len, int firstLine, long firstOffset, boolean last, Exception error) {
         this.len = len;
         this.firstLine = firstLine;
         this.firstOffset = firstOffset;
         this.last = last;
         this.error = error;
+        events = ops = elems = 0;
     }
 
     static Outcome outcome(byte type) {
         return OUTCOMES[type];
     }
 
-    /** Splits the chunk into lines and parses each it can; returns the line number after the chunk. */
+    /**
+     * Parses the chunk's lines, each in one pass: the parser stops at the line's end, so lines are not first split
+     * (a line it does not take is then measured for Jackson). Returns the line number after the chunk.
+     */
     int parse() {
-        int ln = firstLine;
-        int i = 0;
-        while (i < len) {
-            int end = i;
-            while (end < len && buf[end] != '\n') end++;
-            addLine(ln, i, end);
-            if (end < len) ln++;
-            i = end + 1;
-        }
+        ln = firstLine;
+        end = len;
+        for (int i = 0; i < len; ) i = line(i);
         return ln;
     }
 
-    private void addLine(int ln, int a, int b) {
+    /** The line number of the line being parsed. */
+    private int ln;
+
+    /**
+     * Parses the line that starts at {@code i} and returns where the next starts. A method of its own, called per
+     * line, so that the JIT compiles it after a few hundred lines (a loop in {@link #parse}, run once per block,
+     * would stay interpreted for most of a history's first seconds).
+     */
+    private int line(int i) {
         if (events == line.length) growEvents();
         int e = events;
-        line[e] = ln;
-        from[e] = a;
-        to[e] = b;
         int ops0 = ops, elems0 = elems;
         byte t;
+        int to;
         try {
-            t = event(e, a, b);
+            t = event(e, i);
+            to = pos;
         } catch (NotFast x) {
             t = JACKSON;
+            to = lineEnd(i);
         }
         if (t == JACKSON) {
             ops = ops0;
             elems = elems0;
-            if (blank(a, b)) return; // nothing there: Jackson would skip it too
         }
-        type[e] = t;
-        opEnd[e] = ops;
-        events++;
+        if (t != JACKSON || !blank(i, to)) { // a blank line: Jackson would skip it too
+            line[e] = ln;
+            from[e] = i;
+            this.to[e] = to;
+            type[e] = t;
+            opEnd[e] = ops;
+            events++;
+        }
+        if (to < len) ln++;
+        return to + 1;
+    }
+
+    /** Where the line starting at {@code i} ends: its newline, or the chunk's end. */
+    private int lineEnd(int i) {
+        byte[] b = buf;
+        int n = len;
+        while (i < n && b[i] != '\n') i++;
+        return i;
     }
 
     private boolean blank(int a, int b) {
@@ -112,16 +144,17 @@ final class JsonlChunk {
 
     private static final NotFast NOT_FAST = new NotFast();
 
+    /** The parse position, and the chunk's end: no token the parser takes spans a newline, so none passes a line. */
     private int pos, end;
 
-    private byte event(int e, int a, int b) {
+    /**
+     * Parses the event whose line starts at {@code a}; on return {@code pos} is at the line's end (its newline, or
+     * the chunk's end). Blanks are spaces and tabs: a carriage return is taken only just before the newline (Jackson
+     * counts any other as a line break, so such a line is left to Jackson).
+     */
+    private byte event(int e, int a) {
         pos = a;
-        end = b;
-        // A carriage return other than before the newline: Jackson counts it as a line break; leave it to Jackson.
-        int stop = b > a && buf[b - 1] == '\r' ? b - 1 : b;
-        for (int i = a; i < stop; i++) if (buf[i] == '\r') return JACKSON;
         skipWs();
-        if (pos == end) return JACKSON;
         expect('{');
         int seen = 0;
         seenOther = 0;
@@ -146,7 +179,7 @@ final class JsonlChunk {
                 case F_TYPE: t = typeName(); break;
                 case F_PROCESS: process[e] = integer(); processSeen = true; break;
                 case F_TIME: time[e] = integer(); break;
-                case F_F: if (!word("\"txn\"")) throw NOT_FAST; break;
+                case F_F: if (!word(TXN)) throw NOT_FAST; break;
                 case F_NODE: node[e] = optionalString(); break;
                 case F_ISOLATION: isolation[e] = optionalString(); break;
                 case F_VALUE: microOps(); value = true; break;
@@ -162,7 +195,11 @@ final class JsonlChunk {
             break;
         }
         skipWs();
-        if (pos != end || !value || !processSeen) throw NOT_FAST;
+        if (pos < end && buf[pos] == '\r') {
+            pos++;
+            if (pos < end && buf[pos] != '\n') throw NOT_FAST;
+        }
+        if (pos < end && buf[pos] != '\n' || !value || !processSeen) throw NOT_FAST;
         return t;
     }
 
@@ -171,56 +208,101 @@ final class JsonlChunk {
 
     /** The field's bit; fields the Jackson reader gives a meaning to in other events are not accepted here. */
     private int fieldName() {
+        if (pos + 1 < end) {
+            switch (buf[pos + 1]) { // the names writers put on every line, compared in place
+                case 'i': if (quoted(INDEX)) return F_INDEX; break;
+                case 't': if (quoted(TYPE)) return F_TYPE; if (quoted(TIME)) return F_TIME; break;
+                case 'p': if (quoted(PROCESS)) return F_PROCESS; break;
+                case 'f': if (quoted(F_NAME)) return F_F; break;
+                case 'v': if (quoted(VALUE)) return F_VALUE; break;
+                default: break;
+            }
+        }
         int s = string();
-        int n = pos - 1 - s;
-        if (is(s, n, "index")) return F_INDEX;
-        if (is(s, n, "type")) return F_TYPE;
-        if (is(s, n, "process")) return F_PROCESS;
-        if (is(s, n, "time")) return F_TIME;
-        if (is(s, n, "f")) return F_F;
-        if (is(s, n, "value")) return F_VALUE;
-        if (is(s, n, "node")) return F_NODE;
-        if (is(s, n, "isolation")) return F_ISOLATION;
-        if (is(s, n, "real-time") || is(s, n, "initial") || is(s, n, "initial-default")) throw NOT_FAST;
+        switch (pos - 1 - s) { // by length first: one comparison of bytes per field, not one per name
+            case 1: if (buf[s] == 'f') return F_F; break;
+            case 4:
+                if (is(s, TYPE)) return F_TYPE;
+                if (is(s, TIME)) return F_TIME;
+                if (is(s, NODE)) return F_NODE;
+                break;
+            case 5:
+                if (is(s, INDEX)) return F_INDEX;
+                if (is(s, VALUE)) return F_VALUE;
+                break;
+            case 7:
+                if (is(s, PROCESS)) return F_PROCESS;
+                if (is(s, INITIAL)) throw NOT_FAST;
+                break;
+            case 9:
+                if (is(s, ISOLATION)) return F_ISOLATION;
+                if (is(s, REAL_TIME)) throw NOT_FAST;
+                break;
+            case 15: if (is(s, INITIAL_DEFAULT)) throw NOT_FAST; break;
+            default: break;
+        }
         return (seenOther++ == 0) ? F_OTHER : 0; // a second unknown field: Jackson checks duplicates among them
     }
 
     private int seenOther;
 
-    private boolean is(int s, int n, String w) {
-        if (n != w.length()) return false;
-        for (int i = 0; i < n; i++) if (buf[s + i] != w.charAt(i)) return false;
+    private static final byte[] TYPE = ascii("type"), TIME = ascii("time"), NODE = ascii("node"),
+            INDEX = ascii("index"), VALUE = ascii("value"), PROCESS = ascii("process"), INITIAL = ascii("initial"),
+            ISOLATION = ascii("isolation"), REAL_TIME = ascii("real-time"), INITIAL_DEFAULT = ascii("initial-default"),
+            INVOKE_ = ascii("invoke"), OK_ = ascii("ok"), FAIL_ = ascii("fail"), INFO_ = ascii("info"),
+            APPEND = ascii("append"), CAS_ = ascii("cas"), R = ascii("r"), W = ascii("w"), F_NAME = ascii("f"), TXN = ascii("\"txn\""), NULL = ascii("null"),
+            TRUE = ascii("true"), FALSE = ascii("false");
+
+    private static byte[] ascii(String w) {
+        return w.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** Whether the bytes at {@code s} are {@code w} (the caller knows the length is {@code w.length}). */
+    private boolean is(int s, byte[] w) {
+        byte[] b = buf;
+        for (int i = 0; i < w.length; i++) if (b[s + i] != w[i]) return false;
         return true;
     }
 
     private byte typeName() {
-        int s = string();
-        int n = pos - 1 - s;
-        if (is(s, n, "invoke")) return INVOKE;
-        if (is(s, n, "ok")) return OK;
-        if (is(s, n, "fail")) return FAIL;
-        if (is(s, n, "info")) return INFO;
+        if (quoted(INVOKE_)) return INVOKE;
+        if (quoted(OK_)) return OK;
+        if (quoted(FAIL_)) return FAIL;
+        if (quoted(INFO_)) return INFO;
         throw NOT_FAST;
+    }
+
+    /**
+     * Takes {@code "w"} (the string {@code w}, quoted) when it is next: a known name checked in place, without
+     * first scanning for the closing quote as {@link #string} does.
+     */
+    private boolean quoted(byte[] w) {
+        int n = w.length, p = pos;
+        byte[] b = buf;
+        if (end - p < n + 2 || b[p] != '"' || b[p + n + 1] != '"' || !is(p + 1, w)) return false;
+        pos = p + n + 2;
+        return true;
     }
 
     /** Parses {@code "..."} of plain ASCII (no escapes) and returns where its text starts; pos is past the quote. */
     private int string() {
         expect('"');
-        int s = pos;
-        while (pos < end) {
-            byte c = buf[pos];
+        byte[] b = buf;
+        int p = pos, n = end, s = p;
+        while (p < n) {
+            byte c = b[p];
             if (c == '"') {
-                pos++;
+                pos = p + 1;
                 return s;
             }
             if (c < 0x20 || c == '\\') throw NOT_FAST; // control characters, escapes and non-ASCII (negative)
-            pos++;
+            p++;
         }
         throw NOT_FAST;
     }
 
     private String optionalString() {
-        if (word("null")) return null;
+        if (word(NULL)) return null;
         int s = string();
         return new String(buf, s, pos - 1 - s, java.nio.charset.StandardCharsets.US_ASCII);
     }
@@ -229,7 +311,7 @@ final class JsonlChunk {
         byte c = peek();
         if (c == '"') string();
         else if (c == '-' || (c >= '0' && c <= '9')) integer();
-        else if (!word("null") && !word("true") && !word("false")) throw NOT_FAST;
+        else if (!word(NULL) && !word(TRUE) && !word(FALSE)) throw NOT_FAST;
     }
 
     /** {@code [["r",k,v], ["w",k,v], ["append",k,v], ["r",k,[..]], ["cas",k,[e,n]]]} on integer keys. */
@@ -239,8 +321,9 @@ final class JsonlChunk {
             skipWs();
             expect('[');
             skipWs();
-            int s = string();
-            int n = pos - 1 - s;
+            byte f = quoted(R) ? History.READ : quoted(W) ? History.WRITE : quoted(APPEND) ? History.APPEND
+                    : quoted(CAS_) ? History.CAS : -1;
+            if (f < 0) throw NOT_FAST;
             comma();
             long key = integer();
             comma();
@@ -249,8 +332,8 @@ final class JsonlChunk {
             opKey[o] = key;
             opNull[o] = false;
             opValue2[o] = 0;
-            if (is(s, n, "r")) {
-                if (word("null")) {
+            if (f == History.READ) {
+                if (word(NULL)) {
                     opKind[o] = History.READ;
                     opNull[o] = true;
                 } else if (peek() == '[') {
@@ -260,20 +343,18 @@ final class JsonlChunk {
                     opKind[o] = History.READ;
                     opValue[o] = integer();
                 }
-            } else if (is(s, n, "w") || is(s, n, "append")) {
-                opKind[o] = n == 1 ? History.WRITE : History.APPEND;
+            } else if (f == History.WRITE || f == History.APPEND) {
+                opKind[o] = f;
                 opValue[o] = integer();
-            } else if (is(s, n, "cas")) {
+            } else { // cas
                 opKind[o] = History.CAS;
                 expect('[');
                 skipWs();
-                if (word("null")) opNull[o] = true; else opValue[o] = integer();
+                if (word(NULL)) opNull[o] = true; else opValue[o] = integer();
                 comma();
                 opValue2[o] = integer();
                 skipWs();
                 expect(']');
-            } else {
-                throw NOT_FAST;
             }
             elemEnd[o] = elems;
             ops++;
@@ -291,14 +372,18 @@ final class JsonlChunk {
 
     private void list() {
         if (emptyArray()) return;
+        byte[] b = buf;
+        int n = end;
         while (true) {
             skipWs();
             long v = integer();
             if (elems == elem.length) elem = Arrays.copyOf(elem, elems * 2);
             elem[elems++] = v;
-            skipWs();
-            byte c = peek();
-            pos++;
+            int p = pos;
+            while (p < n && (b[p] == ' ' || b[p] == '\t')) p++;
+            if (p >= n) throw NOT_FAST;
+            byte c = b[p];
+            pos = p + 1;
             if (c == ']') return;
             if (c != ',') throw NOT_FAST;
         }
@@ -306,32 +391,46 @@ final class JsonlChunk {
 
     /** A JSON integer of at most 18 digits (longer ones, fractions and exponents are Jackson's to judge). */
     private long integer() {
+        byte[] b = buf;
+        int p = pos, n = end;
         boolean neg = false;
-        if (pos < end && buf[pos] == '-') {
+        if (p < n && b[p] == '-') {
             neg = true;
-            pos++;
+            p++;
         }
-        int s = pos;
+        if (p + 8 <= n) { // the common case: fewer than 8 digits, converted without a branch per digit
+            long w = AsciiDigits.eightBytes(b, p);
+            int digits = AsciiDigits.leadingDigits(w);
+            if (digits < 8) {
+                if (digits == 0 || (digits > 1 && b[p] == '0')) throw NOT_FAST;
+                byte c = b[p + digits];
+                if (c == '.' || c == 'e' || c == 'E') throw NOT_FAST;
+                pos = p + digits;
+                long v = AsciiDigits.value(w, digits);
+                return neg ? -v : v;
+            }
+        }
+        int s = p;
         long v = 0;
-        while (pos < end) {
-            int d = buf[pos] - '0';
+        while (p < n) {
+            int d = b[p] - '0';
             if (d < 0 || d > 9) break;
             v = v * 10 + d;
-            pos++;
+            p++;
         }
-        int n = pos - s;
-        if (n == 0 || n > 18 || (n > 1 && buf[s] == '0')) throw NOT_FAST;
-        if (pos < end) {
-            byte c = buf[pos];
+        int digits = p - s;
+        if (digits == 0 || digits > 18 || (digits > 1 && b[s] == '0')) throw NOT_FAST;
+        if (p < n) {
+            byte c = b[p];
             if (c == '.' || c == 'e' || c == 'E') throw NOT_FAST;
         }
+        pos = p;
         return neg ? -v : v;
     }
 
-    private boolean word(String w) {
-        int n = w.length();
-        if (end - pos < n) return false;
-        for (int i = 0; i < n; i++) if (buf[pos + i] != w.charAt(i)) return false;
+    private boolean word(byte[] w) {
+        int n = w.length;
+        if (end - pos < n || !is(pos, w)) return false;
         pos += n;
         return true;
     }
@@ -362,12 +461,16 @@ final class JsonlChunk {
         skipWs();
     }
 
+    /** Skips spaces and tabs (not carriage returns: see {@link #event}). */
     private void skipWs() {
-        while (pos < end) {
-            byte c = buf[pos];
-            if (c != ' ' && c != '\t' && c != '\r') return;
-            pos++;
+        byte[] b = buf;
+        int p = pos, n = end;
+        while (p < n) {
+            byte c = b[p];
+            if (c != ' ' && c != '\t') break;
+            p++;
         }
+        pos = p;
     }
 
     private void growEvents() {

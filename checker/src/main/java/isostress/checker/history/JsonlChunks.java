@@ -9,7 +9,8 @@ import java.util.concurrent.BlockingQueue;
 /**
  * Reads an input in blocks of whole lines on a second thread and parses each ({@link JsonlChunk#parse}) there, so
  * that reading and parsing overlap with assembling the history on the caller's thread (the issue's "parsing may use
- * both cores"). Memory stays bounded: a few blocks of {@value #BLOCK} bytes are in flight, never the whole input.
+ * both cores"). Memory stays bounded: a few blocks of {@value #BLOCK} bytes are in flight, never the whole input,
+ * and blocks the caller is done with come back ({@link #recycle}) to be filled again rather than collected.
  * Must be closed: closing stops the thread.
  */
 final class JsonlChunks implements AutoCloseable {
@@ -18,11 +19,20 @@ final class JsonlChunks implements AutoCloseable {
 
     private final InputStream in;
     private final BlockingQueue<JsonlChunk> queue = new ArrayBlockingQueue<>(IN_FLIGHT);
+    /** Chunks the caller is done with, for {@link #fresh} to reuse. */
+    private final BlockingQueue<JsonlChunk> free = new ArrayBlockingQueue<>(IN_FLIGHT + 2);
+    private final int block;
     private final Thread thread;
     private volatile boolean parse = true;
 
     JsonlChunks(InputStream in, String source) {
+        this(in, source, BLOCK);
+    }
+
+    /** With blocks of {@code block} bytes (tests use small ones, to put lines across block ends). */
+    JsonlChunks(InputStream in, String source, int block) {
         this.in = in;
+        this.block = block;
         this.thread = new Thread(this::run, "isostress-jsonl-reader " + source);
         thread.setDaemon(true);
         thread.start();
@@ -43,12 +53,28 @@ final class JsonlChunks implements AutoCloseable {
         parse = false;
     }
 
+    /**
+     * Hands back a chunk whose events the caller has taken, for the thread to fill again; the caller must not touch
+     * it afterwards. Never blocks: a chunk the pool has no room for is left to the collector.
+     */
+    void recycle(JsonlChunk c) {
+        free.offer(c);
+    }
+
+    /** A chunk to fill: a recycled one whose block holds {@code size} bytes, or a new one. */
+    private JsonlChunk fresh(int size) {
+        JsonlChunk c = free.poll();
+        if (c != null && c.buf.length >= size) return c;
+        return new JsonlChunk(new byte[Math.max(block, size)], 0, 0, 0, false, null);
+    }
+
     private void run() {
-        byte[] buf = new byte[BLOCK];
+        JsonlChunk c = fresh(block);
         int have = 0, line = 1;
         long offset = 0;
         try {
             while (true) {
+                byte[] buf = c.buf;
                 int r = 0;
                 while (have < buf.length && (r = in.read(buf, have, buf.length - have)) > 0) have += r;
                 boolean eof = r < 0;
@@ -56,23 +82,23 @@ final class JsonlChunks implements AutoCloseable {
                 if (!eof) {
                     while (cut > 0 && buf[cut - 1] != '\n') cut--;
                     if (cut == 0) { // one line longer than the block: grow it
-                        buf = Arrays.copyOf(buf, buf.length * 2);
+                        c.buf = Arrays.copyOf(buf, buf.length * 2);
                         continue;
                     }
                 }
-                JsonlChunk c = new JsonlChunk(buf, cut, line, offset, eof, null);
+                c.reset(cut, line, offset, eof, null);
                 if (parse) {
                     line = c.parse();
                 } else {
                     for (int i = 0; i < cut; i++) if (buf[i] == '\n') line++;
                 }
                 offset += cut;
-                byte[] next = new byte[Math.max(BLOCK, buf.length)];
-                System.arraycopy(buf, cut, next, 0, have - cut);
+                JsonlChunk next = fresh(Math.max(block, have - cut));
+                System.arraycopy(buf, cut, next.buf, 0, have - cut);
                 have -= cut;
-                buf = next;
                 queue.put(c);
                 if (eof) return;
+                c = next;
             }
         } catch (InterruptedException e) {
             // closed: the reader stopped early

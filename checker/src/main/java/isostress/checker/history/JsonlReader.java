@@ -41,9 +41,14 @@ final class JsonlReader implements HistoryReader {
      */
     @Override
     public History read(InputStream in, String source) throws IOException {
+        return read(in, source, JsonlChunks.BLOCK);
+    }
+
+    /** Reads in blocks of {@code block} bytes (tests use small ones, to put lines across block ends). */
+    History read(InputStream in, String source, int block) throws IOException {
         EventAssembler asm = new EventAssembler(source);
         OpBuffer ops = new OpBuffer();
-        try (JsonlChunks chunks = new JsonlChunks(in, source)) {
+        try (JsonlChunks chunks = new JsonlChunks(in, source, block)) {
             while (true) {
                 JsonlChunk c = chunks.next();
                 if (c.error != null) throw JsonlChunks.rethrow(c.error);
@@ -65,6 +70,7 @@ final class JsonlReader implements HistoryReader {
                     for (int i = 0; i < c.len; i++) if (c.buf[i] == '\n') lines++;
                     return asm.finish(lines);
                 }
+                chunks.recycle(c);
             }
         }
     }
@@ -89,12 +95,13 @@ final class JsonlReader implements HistoryReader {
                 case History.WRITE: ops.write(key, c.opValue[o]); break;
                 case History.APPEND: ops.append(key, c.opValue[o]); break;
                 case History.CAS: ops.cas(key, c.opValue[o], c.opNull[o], c.opValue2[o]); break;
-                default:
-                    ops.listRead(key, false);
-                    for (int i = o == 0 ? 0 : c.elemEnd[o - 1]; i < c.elemEnd[o]; i++) ops.listElement(c.elem[i]);
+                default: {
+                    int from = o == 0 ? 0 : c.elemEnd[o - 1];
+                    ops.listRead(key, c.elem, from, c.elemEnd[o] - from); // the chunk outlives the flush
+                }
             }
         }
-        long idx = asm.index(c.hasIndex[e] ? c.index[e] : null, line);
+        long idx = asm.index(c.hasIndex[e], c.index[e], line);
         asm.shape("txn", line);
         if (c.type[e] == JsonlChunk.INVOKE) {
             asm.invoke(c.process[e], idx, c.time[e], line, ops);

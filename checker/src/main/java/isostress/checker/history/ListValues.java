@@ -41,8 +41,8 @@ final class ListValues {
         return Arrays.copyOfRange(pool, start[list], start[list] + length[list]);
     }
 
-    /** Stores {@code values[0..n)}, a read of {@code key}, and returns its list id. */
-    int add(long key, long[] values, int n) {
+    /** Stores {@code values[from..from+n)}, a read of {@code key}, and returns its list id. */
+    int add(long key, long[] values, int from, int n) {
         if (lists == start.length) {
             start = Arrays.copyOf(start, lists * 2);
             length = Arrays.copyOf(length, lists * 2);
@@ -51,18 +51,18 @@ final class ListValues {
         int at;
         if (c == LongPairIntMap.MISSING) {
             c = newCanonical(key);
-            at = place(c, values, n);
+            at = place(c, values, from, n);
         } else {
             int common = Math.min(n, canLength[c]);
             int s = canStart[c];
-            boolean prefix = Arrays.equals(pool, s, s + common, values, 0, common);
+            boolean prefix = Arrays.equals(pool, s, s + common, values, from, from + common);
             if (!prefix) {
                 at = reserve(n);
-                System.arraycopy(values, 0, pool, at, n);
+                System.arraycopy(values, from, pool, at, n);
             } else if (n <= canLength[c]) {
                 at = s;
             } else {
-                at = place(c, values, n);
+                at = place(c, values, from, n);
             }
         }
         start[lists] = at;
@@ -80,8 +80,8 @@ final class ListValues {
         return canonicals++;
     }
 
-    /** Makes canonical {@code c} hold {@code values[0..n)}, which extends it (or it is new); returns its start. */
-    private int place(int c, long[] values, int n) {
+    /** Makes canonical {@code c} hold {@code values[from..from+n)}, which extends it (or it is new); returns its start. */
+    private int place(int c, long[] values, int from, int n) {
         if (n > canRoom[c]) {
             int room = Math.max(8, 2 * n);
             int at = reserve(room);
@@ -90,7 +90,7 @@ final class ListValues {
             canRoom[c] = room;
         }
         int s = canStart[c];
-        System.arraycopy(values, canLength[c], pool, s + canLength[c], n - canLength[c]);
+        System.arraycopy(values, from + canLength[c], pool, s + canLength[c], n - canLength[c]);
         canLength[c] = n;
         return s;
     }

@@ -11,8 +11,9 @@ final class OpBuffer {
     byte[] kind = new byte[8];
     boolean[] isNull = new boolean[8];
     long[] key = new long[8], value = new long[8], value2 = new long[8];
-    long[][] lists = new long[8][];
-    int[] listLen = new int[8];
+    /** A list read's elements: {@code lists[i][listFrom[i]..+listLen[i])}, in {@code own[i]} or a caller's array. */
+    long[][] lists = new long[8][], own = new long[8][];
+    int[] listFrom = new int[8], listLen = new int[8];
 
     void clear() {
         size = 0;
@@ -37,14 +38,29 @@ final class OpBuffer {
     /** Starts a list read; add its elements with {@link #listElement}. {@code nul}: the list is unknown. */
     void listRead(long k, boolean nul) {
         add(History.LIST_READ, k, 0, 0, nul);
-        listLen[size - 1] = 0;
-        if (lists[size - 1] == null) lists[size - 1] = new long[8];
+        int i = size - 1;
+        if (own[i] == null) own[i] = new long[8];
+        lists[i] = own[i];
+        listFrom[i] = 0;
+        listLen[i] = 0;
+    }
+
+    /**
+     * A list read of {@code src[from..from+n)}, not copied: {@code src} must not change until the ops are flushed
+     * ({@link #copyFrom} copies them into this buffer's own arrays).
+     */
+    void listRead(long k, long[] src, int from, int n) {
+        add(History.LIST_READ, k, 0, 0, false);
+        int i = size - 1;
+        lists[i] = src;
+        listFrom[i] = from;
+        listLen[i] = n;
     }
 
     void listElement(long v) {
         int i = size - 1;
-        if (listLen[i] == lists[i].length) lists[i] = Arrays.copyOf(lists[i], listLen[i] * 2);
-        lists[i][listLen[i]++] = v;
+        if (listLen[i] == own[i].length) lists[i] = own[i] = Arrays.copyOf(own[i], listLen[i] * 2);
+        own[i][listLen[i]++] = v;
     }
 
     private void add(byte kd, long k, long v, long v2, boolean nul) {
@@ -56,6 +72,8 @@ final class OpBuffer {
             value = Arrays.copyOf(value, n);
             value2 = Arrays.copyOf(value2, n);
             lists = Arrays.copyOf(lists, n);
+            own = Arrays.copyOf(own, n);
+            listFrom = Arrays.copyOf(listFrom, n);
             listLen = Arrays.copyOf(listLen, n);
         }
         kind[size] = kd;
@@ -76,7 +94,9 @@ final class OpBuffer {
                 case History.WRITE: b.write(key[i], value[i]); break;
                 case History.APPEND: b.append(key[i], value[i]); break;
                 case History.CAS: b.cas(key[i], isNull[i] ? null : value[i], value2[i]); break;
-                case History.LIST_READ: b.listRead(key[i], isNull[i] ? null : lists[i], listLen[i]); break;
+                case History.LIST_READ:
+                    b.listRead(key[i], isNull[i] ? null : lists[i], listFrom[i], listLen[i]);
+                    break;
                 default: throw new IllegalStateException();
             }
         }
@@ -88,7 +108,7 @@ final class OpBuffer {
         for (int i = 0; i < o.size; i++) {
             if (o.kind[i] == History.LIST_READ) {
                 listRead(o.key[i], o.isNull[i]);
-                for (int j = 0; j < o.listLen[i]; j++) listElement(o.lists[i][j]);
+                for (int j = 0; j < o.listLen[i]; j++) listElement(o.lists[i][o.listFrom[i] + j]);
             } else {
                 add(o.kind[i], o.key[i], o.value[i], o.value2[i], o.isNull[i]);
             }

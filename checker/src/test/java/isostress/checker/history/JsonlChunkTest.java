@@ -45,6 +45,47 @@ class JsonlChunkTest {
     }
 
     @Test
+    void sameHistoryAndErrorsWhenLinesCrossBlockEnds() throws IOException {
+        for (long seed = 0; seed < 300; seed++) {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            String text = random(rnd);
+            if (seed % 2 == 1) { // and damaged: errors are named at the same line across blocks
+                int at = rnd.nextInt(text.length());
+                text = text.substring(0, at) + "}" + text.substring(at + 1);
+            }
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            String expected = outcome(text, true);
+            for (int block : new int[]{1, 7, 64, 300}) {
+                String actual;
+                try {
+                    actual = describe(new JsonlReader().read(new ByteArrayInputStream(bytes), "h.jsonl", block));
+                } catch (InputException e) {
+                    actual = error(e);
+                }
+                assertEquals(expected, actual, "seed " + seed + ", blocks of " + block);
+            }
+        }
+    }
+
+    @Test
+    void integersOfEveryLengthAsJacksonReadsThem() throws IOException {
+        SplittableRandom rnd = new SplittableRandom(7);
+        String[] after = {"", "]", " ]", ".5]", "e3]", "E3]", "x]", "\u00e9]", ",2]"};
+        for (int digits = 1; digits <= 20; digits++) {
+            for (int i = 0; i < 40; i++) {
+                StringBuilder num = new StringBuilder(rnd.nextInt(4) == 0 ? "-" : "");
+                for (int d = 0; d < digits; d++) num.append((char) ('0' + rnd.nextInt(d == 0 && i % 3 != 0 ? 9 : 10)
+                        + (d == 0 && i % 3 != 0 ? 1 : 0)));
+                String line = "{\"type\":\"invoke\",\"process\":" + num + ",\"value\":[[\"r\",1,[" + num
+                        + after[i % after.length];
+                // Ending the input right after the number, or after the whole line: the 8-byte fast path and not.
+                assertSame(line, line);
+                if (after[i % after.length].endsWith("]")) assertSame(line + "]]}", line + "]]}");
+            }
+        }
+    }
+
+    @Test
     void listReadsOfOneKeyShareStorageAndReadBackExactly() throws IOException {
         String text = String.join("\n",
                 "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"value\":[[\"r\",1,null]]}",
@@ -75,18 +116,25 @@ class JsonlChunkTest {
     private static String outcome(String text, boolean jacksonAlone) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         try {
-            History h = jacksonAlone ? JsonlReader.readWithJackson(new ByteArrayInputStream(bytes), "h.jsonl")
-                    : new JsonlReader().read(new ByteArrayInputStream(bytes), "h.jsonl");
-            List<Object> all = new ArrayList<>(h.txns());
-            all.add(h.keyNames());
-            all.add(h.sideEvents());
-            all.add(h.initial());
-            all.add(h.realTime());
-            return all.toString();
+            return describe(jacksonAlone ? JsonlReader.readWithJackson(new ByteArrayInputStream(bytes), "h.jsonl")
+                    : new JsonlReader().read(new ByteArrayInputStream(bytes), "h.jsonl"));
         } catch (InputException e) {
-            // Jackson's own location of an enclosing context (its "root" always starts at line 1) is not compared.
-            return "error: " + e.getMessage().replaceAll("\\[Source: [^\\]]*\\]", "[...]");
+            return error(e);
         }
+    }
+
+    private static String describe(History h) {
+        List<Object> all = new ArrayList<>(h.txns());
+        all.add(h.keyNames());
+        all.add(h.sideEvents());
+        all.add(h.initial());
+        all.add(h.realTime());
+        return all.toString();
+    }
+
+    /** Jackson's own location of an enclosing context (its "root" always starts at line 1) is not compared. */
+    private static String error(InputException e) {
+        return "error: " + e.getMessage().replaceAll("\\[Source: [^\\]]*\\]", "[...]");
     }
 
     private static History read(String text) throws IOException {
