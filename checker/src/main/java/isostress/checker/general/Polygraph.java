@@ -40,6 +40,11 @@ final class Polygraph {
     final int keys;
     /** Writers of key k: writer indices wStart[k] .. wStart[k+1]-1, each a node and the version it wrote. */
     final int[] wStart, wNode, wVer;
+    /**
+     * Per writer, whether the data places its version in the key's order (a list-append chain): its ww and rw
+     * edges to its neighbours there are known edges. The others' places are what the solver chooses.
+     */
+    final boolean[] wPlaced;
     /** Readers of writer w's version: rStart[w] .. rStart[w+1]-1 (nodes). */
     final int[] rStart, rNode;
     /** Readers of key k's initial version, and that version's id. */
@@ -78,10 +83,12 @@ final class Polygraph {
         int[] fill = Arrays.copyOf(wStart, keys);
         wNode = new int[w];
         wVer = new int[w];
+        wPlaced = new boolean[w];
         for (int i = 0; i < w; i++) {
             int x = fill[b.wKey[i]]++;
             wNode[x] = b.wNode[i];
             wVer[x] = b.wVer[i];
+            wPlaced[x] = b.wPlaced[i];
         }
         rStart = new int[w + 1];
         for (int x = 0; x < w; x++) rStart[x + 1] = rStart[x] + b.readerStart[wVer[x] + 1] - b.readerStart[wVer[x]];
@@ -198,6 +205,7 @@ final class Polygraph {
         byte[] kind = new byte[64], origin = new byte[64];
         int writers;
         int[] wKey = new int[64], wNode = new int[64], wVer = new int[64];
+        boolean[] wPlaced = new boolean[64];
         final int[] initVersion;
         final boolean[] ordered;
 
@@ -241,16 +249,21 @@ final class Polygraph {
             origin[edges++] = HISTORY;
         }
 
-        /** Writer {@code node} wrote {@code version} of key k (its readers are those of the version). */
-        void writer(int k, int node, int version) {
+        /**
+         * Writer {@code node} wrote {@code version} of key k (its readers are those of the version); {@code placed}
+         * when the data places it in the key's order (see {@link Polygraph#wPlaced}).
+         */
+        void writer(int k, int node, int version, boolean placed) {
             if (writers == wKey.length) {
                 int c = writers * 2;
                 wKey = Arrays.copyOf(wKey, c);
                 wNode = Arrays.copyOf(wNode, c);
                 wVer = Arrays.copyOf(wVer, c);
+                wPlaced = Arrays.copyOf(wPlaced, c);
             }
             wKey[writers] = k;
             wNode[writers] = node;
+            wPlaced[writers] = placed;
             wVer[writers++] = version;
         }
 

@@ -98,6 +98,8 @@ final class PolygraphBuilder {
         }
         int[] nodeOfVersion = new int[o.versions];
         Arrays.fill(nodeOfVersion, -1);
+        boolean[] inChain = new boolean[o.chainStart == null ? 0 : o.versions];
+        if (o.chainStart != null) for (int i = 0; i < o.chainStart[o.keys]; i++) inChain[o.chain[i]] = true;
         for (int t = 0; t < n; t++) {
             if (!o.included[t]) continue;
             for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
@@ -105,11 +107,11 @@ final class PolygraphBuilder {
                 if (v < 0) continue;
                 int node = split ? 2 * t + 1 : t;
                 nodeOfVersion[v] = node;
-                b.writer(o.accKey[a], node, v);
+                b.writer(o.accKey[a], node, v, o.chainStart != null && inChain[v]);
             }
         }
         for (int k = 0; k < o.keys; k++) b.initialVersion(k, o.initialVersion(k));
-        if (o.chainStart != null) knownOrder(o, b, readerStart, readerNode, nodeOfVersion);
+        if (o.chainStart != null) knownOrder(o, b, readerStart, readerNode, nodeOfVersion, inChain);
         if (timeOrder.length > 0) realTime(o, b, timeOrder, base);
         Polygraph g = b.build();
         // Completion order guides the SAT search (histories without real time keep their file order, which
@@ -130,15 +132,13 @@ final class PolygraphBuilder {
      * no read observed; a key is ordered when at most one committed append is unobserved.
      */
     private static void knownOrder(Observations o, Polygraph.Builder b, int[] readerStart, int[] readerNode,
-                                   int[] nodeOfVersion) {
-        boolean[] inChain = new boolean[o.versions];
+                                   int[] nodeOfVersion, boolean[] inChain) {
         int[] lastOfChain = new int[o.keys];
         int[] unobserved = new int[o.keys];
         for (int k = 0; k < o.keys; k++) {
             int prev = o.initialVersion(k);
             for (int i = o.chainStart[k]; i < o.chainStart[k + 1]; i++) {
                 int v = o.chain[i];
-                inChain[v] = true;
                 int node = nodeOfVersion[v];
                 if (node < 0) continue; // not committed: its append is reported elsewhere (G1a / dirty update)
                 if (nodeOfVersion[prev] >= 0) b.edge(nodeOfVersion[prev], node, EdgeKind.WW, prev, v);
