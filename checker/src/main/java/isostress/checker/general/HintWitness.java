@@ -29,10 +29,20 @@ final class HintWitness {
         int base = g.edges;
         try {
             choose(g, rank);
+            // When every edge (SER: every chosen one, the rest are in the rank already) goes forward in the rank, it
+            // is a topological order of the whole graph, and so of the layered SI graph, which maps onto it: acyclic
+            // without building another graph.
+            if (forward(g, si ? 0 : base, rank)) return true;
             return Reachability.topological(Paths.graph(g, si, g.edges)) != null;
         } finally {
             g.truncate(base);
         }
+    }
+
+    /** True when every edge from {@code from} on goes from a lower rank to a higher one. */
+    private static boolean forward(Polygraph g, int from, int[] rank) {
+        for (int e = from; e < g.edges; e++) if (rank[g.from[e]] >= rank[g.to[e]]) return false;
+        return true;
     }
 
     /**

@@ -161,7 +161,7 @@ final class Polygraph {
     }
 
     int addEdge(int f, int t, EdgeKind k, int a, int b, byte orig) {
-        if (edges == from.length) grow(Math.max(64, edges * 2));
+        if (edges == from.length) grow((int) Math.min(Integer.MAX_VALUE - 16, Math.max(64, edges + (edges >> 1))));
         from[edges] = f;
         to[edges] = t;
         kind[edges] = k.code();
@@ -201,8 +201,8 @@ final class Polygraph {
         final int[] session, pos, txnOf;
         final int[] readerStart, readerNode;
         int edges;
-        int[] from = new int[64], to = new int[64], v1 = new int[64], v2 = new int[64];
-        byte[] kind = new byte[64], origin = new byte[64];
+        int[] from, to, v1, v2;
+        byte[] kind, origin;
         int writers;
         int[] wKey = new int[64], wNode = new int[64], wVer = new int[64];
         boolean[] wPlaced = new boolean[64];
@@ -214,9 +214,17 @@ final class Polygraph {
          * @param pos         position of each node in its session
          * @param txnOf       the transaction of each node, -1 for time points
          * @param readerStart readers of version v: readerNode[readerStart[v] .. readerStart[v+1]-1] (nodes)
+         * @param edgeCapacity the edges expected (more grow the arrays)
          */
         Builder(int n, int sessions, int[] session, int[] pos, int[] txnOf, int keys, int[] readerStart,
-                int[] readerNode) {
+                int[] readerNode, long edgeCapacity) {
+            int cap = (int) Math.max(64, Math.min(edgeCapacity, Integer.MAX_VALUE - 16));
+            from = new int[cap];
+            to = new int[cap];
+            v1 = new int[cap];
+            v2 = new int[cap];
+            kind = new byte[cap];
+            origin = new byte[cap];
             this.n = n;
             this.sessions = sessions;
             this.session = session;
@@ -233,7 +241,7 @@ final class Polygraph {
         void edge(int f, int t, EdgeKind k, int a, int b) {
             if (f == t) return;
             if (edges == from.length) {
-                int c = edges * 2;
+                int c = (int) Math.min(Integer.MAX_VALUE - 16, edges * 2L);
                 from = Arrays.copyOf(from, c);
                 to = Arrays.copyOf(to, c);
                 v1 = Arrays.copyOf(v1, c);
