@@ -53,6 +53,9 @@ final class PsiCheck {
     /** Per edge, what it rests on: {@link #BY_DATA}, {@link #BY_ARGUMENT} or {@link #OPEN}. */
     private byte[] basis = new byte[64];
     private int[] readerStart, readers;
+    /** While true, {@link #add} only counts (into {@link #edges}, then {@link #counted}). */
+    private boolean counting;
+    private long counted;
     /** The dependency graph of the last search. */
     private Csr dep;
 
@@ -241,24 +244,20 @@ final class PsiCheck {
 
     /** Builds the graph of {@code ord} and checks it; the count of {@link PsiReachability#check}. */
     private int search(KnownVersionOrder ord, Sessions ss, int witnesses, Consumer<Anomaly> report) {
-        edges = 0;
+        dep = null; // the previous search's graph is garbage now
         build(ord, ss);
-        int dn = 0, rn = 0;
-        for (int e = 0; e < edges; e++) if (kind[e] == EdgeKind.RW.code()) rn++; else dn++;
-        int[] df = new int[dn], dt = new int[dn], di = new int[dn], rf = new int[rn], rt = new int[rn], ri = new int[rn];
-        dn = rn = 0;
+        int rn = 0;
+        for (int e = 0; e < edges; e++) if (kind[e] == EdgeKind.RW.code()) rn++;
+        int[] rf = new int[rn], rt = new int[rn], ri = new int[rn];
+        rn = 0;
         for (int e = 0; e < edges; e++) {
-            if (kind[e] == EdgeKind.RW.code()) {
-                rf[rn] = from[e];
-                rt[rn] = to[e];
-                ri[rn++] = e;
-            } else {
-                df[dn] = from[e];
-                dt[dn] = to[e];
-                di[dn++] = e;
-            }
+            if (kind[e] != EdgeKind.RW.code()) continue;
+            rf[rn] = from[e];
+            rt[rn] = to[e];
+            ri[rn++] = e;
         }
-        Csr g = Csr.build(o.n, df, dt, di, dn);
+        byte rw = EdgeKind.RW.code();
+        Csr g = Csr.build(o.n, from, to, edges, e -> kind[e] != rw);
         dep = g;
         return PsiReachability.check(g, ss.count, ss.session, ss.pos, rf, rt, rn, witnesses, (i, path) -> {
             if (path == null) return;
@@ -271,7 +270,31 @@ final class PsiCheck {
 
     // ---- the graph ----
 
+    /**
+     * Builds the graph of {@code order}: counts its edges first, so that the edge arrays are allocated once (grown by
+     * doubling they would hold up to twice the gigabyte ten million transactions need).
+     */
     private void build(KnownVersionOrder order, Sessions ss) {
+        if (readerStart == null) readers();
+        counting = true;
+        edges = 0;
+        edges(order, ss);
+        counting = false;
+        if (counted > from.length) {
+            int cap = (int) Math.min(Integer.MAX_VALUE - 16, counted);
+            from = new int[cap];
+            to = new int[cap];
+            v1 = new int[cap];
+            v2 = new int[cap];
+            kind = new byte[cap];
+            basis = new byte[cap];
+        }
+        edges = 0;
+        edges(order, ss);
+    }
+
+    /** The readers of each version (transactions), flat by version: the same for every order searched. */
+    private void readers() {
         int[] count = new int[o.versions + 1];
         for (int t = 0; t < o.n; t++) {
             if (!o.included[t]) continue;
@@ -283,12 +306,19 @@ final class PsiCheck {
         int[] fill = Arrays.copyOf(count, o.versions);
         for (int t = 0; t < o.n; t++) {
             if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) if (o.accRead[a] >= 0) readers[fill[o.accRead[a]]++] = t;
+        }
+    }
+
+    /** Adds the edges of {@code order}'s graph (or, {@link #counting}, counts them). */
+    private void edges(KnownVersionOrder order, Sessions ss) {
+        for (int t = 0; t < o.n; t++) {
+            if (!o.included[t]) continue;
             int prev = ss.previous(t);
             if (prev >= 0) add(prev, t, EdgeKind.SO, -1, -1, BY_DATA);
             for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
                 int v = o.accRead[a];
                 if (v < 0) continue;
-                readers[fill[v]++] = t;
                 int w = o.verTxn[v];
                 if (w >= 0 && w != t && o.included[w]) add(w, t, EdgeKind.WR, v, -1, BY_DATA);
             }
@@ -321,6 +351,10 @@ final class PsiCheck {
     }
 
     private void add(int f, int t, EdgeKind k, int a, int b, byte why) {
+        if (counting) {
+            counted = ++edges;
+            return;
+        }
         if (edges == from.length) {
             int cap = 2 * edges;
             from = Arrays.copyOf(from, cap);
