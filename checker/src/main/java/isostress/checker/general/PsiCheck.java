@@ -143,7 +143,7 @@ final class PsiCheck {
             for (int i = 2; i <= m && orders <= ORDERS_TRIED; i++) orders *= i;
             if (orders > ORDERS_TRIED) return null;
             keys.add(k);
-            perms.add(permutations(m));
+            perms.add(Permutations.all(m));
         }
         int[] at = new int[keys.size()];
         Anomaly first = null;
@@ -166,7 +166,7 @@ final class PsiCheck {
             } else if (cases.size() < MAX_PREMISES - 1) {
                 cases.add(new Premise("if " + describe(ord, keys), cycle[0].steps()));
             }
-        } while (next(at, perms));
+        } while (Permutations.next(at, perms));
         List<Premise> premises = new ArrayList<>();
         premises.add(new Premise("the cycle above assumes " + firstOrder + "; each of the other " + (orders - 1)
                 + " order(s) of the writes no read places closes such a cycle too", List.of()));
@@ -202,36 +202,6 @@ final class PsiCheck {
             out.add(sb.toString());
         }
         return String.join(" and ", out);
-    }
-
-    /** Every permutation of 0..m-1. */
-    private static int[][] permutations(int m) {
-        List<int[]> out = new ArrayList<>();
-        permute(new int[m], new boolean[m], 0, out);
-        return out.toArray(new int[0][]);
-    }
-
-    private static void permute(int[] cur, boolean[] used, int depth, List<int[]> out) {
-        if (depth == cur.length) {
-            out.add(cur.clone());
-            return;
-        }
-        for (int i = 0; i < cur.length; i++) {
-            if (used[i]) continue;
-            used[i] = true;
-            cur[depth] = i;
-            permute(cur, used, depth + 1, out);
-            used[i] = false;
-        }
-    }
-
-    /** The next combination (mixed radix); false after the last. */
-    private static boolean next(int[] at, List<int[][]> perms) {
-        for (int i = 0; i < at.length; i++) {
-            if (++at[i] < perms.get(i).length) return true;
-            at[i] = 0;
-        }
-        return false;
     }
 
     /** Each node's place in a topological order of the acyclic graph {@code g}. */
