@@ -171,6 +171,7 @@ public final class GeneralChecker extends LevelEvaluation {
         ps.put("nodes", built.g().n);
         ps.put("edges", built.g().edges);
         ps.put("unordered_pairs", st.constraints);
+        ps.put("witness", st.witness);
         ps.put("forced", st.forced);
         ps.put("open_after_pruning", st.openAfterPruning);
         ps.put("rounds", st.rounds);
@@ -180,7 +181,9 @@ public final class GeneralChecker extends LevelEvaluation {
         ps.put("sat_ms", st.satMs);
         ps.put("sat4j_ms", st.solverNanos / 1_000_000);
         stats.put(l.alias() + "_polygraph", ps);
-        String how = st.openAfterPruning == 0 ? "pruning left no open order"
+        String how = st.witness ? "none in the version order that follows completion where the dependencies leave "
+                + "it open"
+                : st.openAfterPruning == 0 ? "pruning left no open order"
                 : st.openAfterPruning + " open order(s) after pruning, decided by SAT in " + st.satIterations
                 + " iteration(s)";
         if (out instanceof PolygraphSolver.Outcome.Violation v) {

@@ -47,15 +47,16 @@ final class KnownVersionOrder {
     }
 
     /**
-     * This order with each key's segments placed one after another, in the order of {@code rank} of their first
-     * writers (a complete order, though not one the data forces).
+     * This order with each key's segments placed one after another, in the order of {@code rank} (a number per
+     * transaction) of their first writers (a complete order, though not one the data forces).
      */
-    KnownVersionOrder following(int[] rank) {
+    KnownVersionOrder following(java.util.function.IntToLongFunction rank) {
         List<int[]> perms = new ArrayList<>(segments.size());
         for (List<int[]> segs : segments) {
             Integer[] idx = new Integer[segs.size()];
             for (int i = 0; i < idx.length; i++) idx[i] = i;
-            Arrays.sort(idx, (a, b) -> Integer.compare(rank[verTxn[segs.get(a)[0]]], rank[verTxn[segs.get(b)[0]]]));
+            Arrays.sort(idx, (a, b) -> Long.compare(rank.applyAsLong(verTxn[segs.get(a)[0]]),
+                    rank.applyAsLong(verTxn[segs.get(b)[0]])));
             int[] perm = new int[idx.length];
             for (int i = 0; i < idx.length; i++) perm[i] = idx[i];
             perms.add(perm);

@@ -176,10 +176,13 @@ final class ListAppendIndex {
             verTxn[written + k] = -1;
         }
         Observations.ValueNames names = v -> v >= written ? null : verValue[v];
+        // A local, so that the lambda below holds the key map only, not this index (its per-operation arrays and
+        // append table are garbage once the observations are built: a gigabyte at ten million transactions).
+        LongPairIntMap ids = keyIds;
         return new Observations(h, included, keyOf, written, verKey, verTxn, accStart, accKey,
                 accRead, accWrite, readStart, Arrays.copyOf(rk, r), Arrays.copyOf(rv, r), Arrays.copyOf(ro, r),
                 chainStart, chain, true, names, key -> {
-                    int k = keyIds.get(key, 0);
+                    int k = ids.get(key, 0);
                     return k == LongPairIntMap.MISSING ? -1 : k;
                 });
     }

@@ -40,6 +40,11 @@ final class Polygraph {
     final int keys;
     /** Writers of key k: writer indices wStart[k] .. wStart[k+1]-1, each a node and the version it wrote. */
     final int[] wStart, wNode, wVer;
+    /**
+     * Per writer, whether the data places its version in the key's order (a list-append chain): its ww and rw
+     * edges to its neighbours there are known edges. The others' places are what the solver chooses.
+     */
+    final boolean[] wPlaced;
     /** Readers of writer w's version: rStart[w] .. rStart[w+1]-1 (nodes). */
     final int[] rStart, rNode;
     /** Readers of key k's initial version, and that version's id. */
@@ -78,10 +83,12 @@ final class Polygraph {
         int[] fill = Arrays.copyOf(wStart, keys);
         wNode = new int[w];
         wVer = new int[w];
+        wPlaced = new boolean[w];
         for (int i = 0; i < w; i++) {
             int x = fill[b.wKey[i]]++;
             wNode[x] = b.wNode[i];
             wVer[x] = b.wVer[i];
+            wPlaced[x] = b.wPlaced[i];
         }
         rStart = new int[w + 1];
         for (int x = 0; x < w; x++) rStart[x + 1] = rStart[x] + b.readerStart[wVer[x] + 1] - b.readerStart[wVer[x]];
@@ -154,7 +161,7 @@ final class Polygraph {
     }
 
     int addEdge(int f, int t, EdgeKind k, int a, int b, byte orig) {
-        if (edges == from.length) grow(Math.max(64, edges * 2));
+        if (edges == from.length) grow((int) Math.min(Integer.MAX_VALUE - 16, Math.max(64, edges + (edges >> 1))));
         from[edges] = f;
         to[edges] = t;
         kind[edges] = k.code();
@@ -194,10 +201,11 @@ final class Polygraph {
         final int[] session, pos, txnOf;
         final int[] readerStart, readerNode;
         int edges;
-        int[] from = new int[64], to = new int[64], v1 = new int[64], v2 = new int[64];
-        byte[] kind = new byte[64], origin = new byte[64];
+        int[] from, to, v1, v2;
+        byte[] kind, origin;
         int writers;
         int[] wKey = new int[64], wNode = new int[64], wVer = new int[64];
+        boolean[] wPlaced = new boolean[64];
         final int[] initVersion;
         final boolean[] ordered;
 
@@ -206,9 +214,17 @@ final class Polygraph {
          * @param pos         position of each node in its session
          * @param txnOf       the transaction of each node, -1 for time points
          * @param readerStart readers of version v: readerNode[readerStart[v] .. readerStart[v+1]-1] (nodes)
+         * @param edgeCapacity the edges expected (more grow the arrays)
          */
         Builder(int n, int sessions, int[] session, int[] pos, int[] txnOf, int keys, int[] readerStart,
-                int[] readerNode) {
+                int[] readerNode, long edgeCapacity) {
+            int cap = (int) Math.max(64, Math.min(edgeCapacity, Integer.MAX_VALUE - 16));
+            from = new int[cap];
+            to = new int[cap];
+            v1 = new int[cap];
+            v2 = new int[cap];
+            kind = new byte[cap];
+            origin = new byte[cap];
             this.n = n;
             this.sessions = sessions;
             this.session = session;
@@ -225,7 +241,7 @@ final class Polygraph {
         void edge(int f, int t, EdgeKind k, int a, int b) {
             if (f == t) return;
             if (edges == from.length) {
-                int c = edges * 2;
+                int c = (int) Math.min(Integer.MAX_VALUE - 16, edges * 2L);
                 from = Arrays.copyOf(from, c);
                 to = Arrays.copyOf(to, c);
                 v1 = Arrays.copyOf(v1, c);
@@ -241,16 +257,21 @@ final class Polygraph {
             origin[edges++] = HISTORY;
         }
 
-        /** Writer {@code node} wrote {@code version} of key k (its readers are those of the version). */
-        void writer(int k, int node, int version) {
+        /**
+         * Writer {@code node} wrote {@code version} of key k (its readers are those of the version); {@code placed}
+         * when the data places it in the key's order (see {@link Polygraph#wPlaced}).
+         */
+        void writer(int k, int node, int version, boolean placed) {
             if (writers == wKey.length) {
                 int c = writers * 2;
                 wKey = Arrays.copyOf(wKey, c);
                 wNode = Arrays.copyOf(wNode, c);
                 wVer = Arrays.copyOf(wVer, c);
+                wPlaced = Arrays.copyOf(wPlaced, c);
             }
             wKey[writers] = k;
             wNode[writers] = node;
+            wPlaced[writers] = placed;
             wVer[writers++] = version;
         }
 

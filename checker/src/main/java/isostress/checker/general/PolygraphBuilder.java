@@ -77,8 +77,25 @@ final class PolygraphBuilder {
                 if (v >= 0) readerNode[fill[v]++] = split ? 2 * t : t;
             }
         }
+        int[] nodeOfVersion = new int[o.versions];
+        Arrays.fill(nodeOfVersion, -1);
+        for (int t = 0; t < n; t++) {
+            if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
+                if (o.accWrite[a] >= 0) nodeOfVersion[o.accWrite[a]] = split ? 2 * t + 1 : t;
+            }
+        }
+        boolean[] inChain = new boolean[o.chainStart == null ? 0 : o.versions];
+        if (o.chainStart != null) for (int i = 0; i < o.chainStart[o.keys]; i++) inChain[o.chain[i]] = true;
+        // The edge arrays are allocated once, for at most the known edges and a sixteenth more for the solver's:
+        // grown by doubling they would hold up to twice what they need, and copying them costs both at once (ten
+        // million transactions: a gigabyte or more).
+        long known = (split ? 2L : 1L) * n + readerStart[o.versions] + (timeOrder.length > 0 ? 2L * timeOrder.length
+                + n : 0) + (o.chainStart == null ? 0 : knownOrder(o, null, readerStart, readerNode, nodeOfVersion,
+                inChain));
+        long capacity = known + known / 16;
         Polygraph.Builder b = new Polygraph.Builder(nodes, Math.max(1, sessions), session, pos, txnOf, o.keys,
-                readerStart, readerNode);
+                readerStart, readerNode, capacity);
         // Session order.
         for (int t = 0; t < n; t++) {
             if (!o.included[t]) continue;
@@ -96,20 +113,15 @@ final class PolygraphBuilder {
                 if (w >= 0 && w != t) b.edge(split ? 2 * w + 1 : w, split ? 2 * t : t, EdgeKind.WR, v, -1);
             }
         }
-        int[] nodeOfVersion = new int[o.versions];
-        Arrays.fill(nodeOfVersion, -1);
         for (int t = 0; t < n; t++) {
             if (!o.included[t]) continue;
             for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
                 int v = o.accWrite[a];
-                if (v < 0) continue;
-                int node = split ? 2 * t + 1 : t;
-                nodeOfVersion[v] = node;
-                b.writer(o.accKey[a], node, v);
+                if (v >= 0) b.writer(o.accKey[a], nodeOfVersion[v], v, o.chainStart != null && inChain[v]);
             }
         }
         for (int k = 0; k < o.keys; k++) b.initialVersion(k, o.initialVersion(k));
-        if (o.chainStart != null) knownOrder(o, b, readerStart, readerNode, nodeOfVersion);
+        if (o.chainStart != null) knownOrder(o, b, readerStart, readerNode, nodeOfVersion, inChain);
         if (timeOrder.length > 0) realTime(o, b, timeOrder, base);
         Polygraph g = b.build();
         // Completion order guides the SAT search (histories without real time keep their file order, which
@@ -127,23 +139,26 @@ final class PolygraphBuilder {
 
     /**
      * ww along each key's known chain, rw from each version's readers to the next writer, ww and rw to the appends
-     * no read observed; a key is ordered when at most one committed append is unobserved.
+     * no read observed; a key is ordered when at most one committed append is unobserved. With {@code b} null,
+     * only counts the edges (at least as many as it adds).
      */
-    private static void knownOrder(Observations o, Polygraph.Builder b, int[] readerStart, int[] readerNode,
-                                   int[] nodeOfVersion) {
-        boolean[] inChain = new boolean[o.versions];
+    private static long knownOrder(Observations o, Polygraph.Builder b, int[] readerStart, int[] readerNode,
+                                   int[] nodeOfVersion, boolean[] inChain) {
+        long count = 0;
         int[] lastOfChain = new int[o.keys];
         int[] unobserved = new int[o.keys];
         for (int k = 0; k < o.keys; k++) {
             int prev = o.initialVersion(k);
             for (int i = o.chainStart[k]; i < o.chainStart[k + 1]; i++) {
                 int v = o.chain[i];
-                inChain[v] = true;
                 int node = nodeOfVersion[v];
                 if (node < 0) continue; // not committed: its append is reported elsewhere (G1a / dirty update)
-                if (nodeOfVersion[prev] >= 0) b.edge(nodeOfVersion[prev], node, EdgeKind.WW, prev, v);
-                for (int j = readerStart[prev]; j < readerStart[prev + 1]; j++) {
-                    b.edge(readerNode[j], node, EdgeKind.RW, prev, v);
+                count += 1 + readerStart[prev + 1] - readerStart[prev];
+                if (b != null) {
+                    if (nodeOfVersion[prev] >= 0) b.edge(nodeOfVersion[prev], node, EdgeKind.WW, prev, v);
+                    for (int j = readerStart[prev]; j < readerStart[prev + 1]; j++) {
+                        b.edge(readerNode[j], node, EdgeKind.RW, prev, v);
+                    }
                 }
                 prev = v;
             }
@@ -154,12 +169,15 @@ final class PolygraphBuilder {
             if (inChain[v] || nodeOfVersion[v] < 0) continue;
             int last = lastOfChain[o.verKey[v]];
             unobserved[o.verKey[v]]++;
+            count += 1 + readerStart[last + 1] - readerStart[last];
+            if (b == null) continue;
             if (nodeOfVersion[last] >= 0) b.edge(nodeOfVersion[last], nodeOfVersion[v], EdgeKind.WW, last, v);
             for (int j = readerStart[last]; j < readerStart[last + 1]; j++) {
                 b.edge(readerNode[j], nodeOfVersion[v], EdgeKind.RW, last, v);
             }
         }
-        for (int k = 0; k < o.keys; k++) if (unobserved[k] <= 1) b.ordered(k);
+        if (b != null) for (int k = 0; k < o.keys; k++) if (unobserved[k] <= 1) b.ordered(k);
+        return count;
     }
 
     /** Included transactions in invocation order (usually their id order already). */

@@ -30,7 +30,9 @@ import java.util.function.Function;
  * ((SO ∪ WR ∪ WW)+ ; RW?) is irreflexive (Cerone &amp; Gotsman, J.ACM 2018, §4), decided by {@link PsiReachability}
  * on the graph of {@link KnownVersionOrder}. Where the data leaves a key's order open, only edges every PSI
  * execution has are used (an rw edge from the readers of the known prefix's last version to a later segment stands
- * for rw ; ww*, still one rw edge), so a cycle found refutes PSI for every order; when none is found the answer comes
+ * for rw ; ww*, still one rw edge), so a cycle found refutes PSI for every order. A complete order without a cycle
+ * proves PSI: completion order is tried first (one search decides a valid history), then the order of the
+ * dependencies, then every order when there are few; when none decides, the answer comes
  * from the lattice (causal consistency violated refutes PSI, snapshot isolation valid implies it), else unknown.
  */
 final class PsiCheck {
@@ -51,6 +53,9 @@ final class PsiCheck {
     /** Per edge, what it rests on: {@link #BY_DATA}, {@link #BY_ARGUMENT} or {@link #OPEN}. */
     private byte[] basis = new byte[64];
     private int[] readerStart, readers;
+    /** While true, {@link #add} only counts (into {@link #edges}, then {@link #counted}). */
+    private boolean counting;
+    private long counted;
     /** The dependency graph of the last search. */
     private Csr dep;
 
@@ -69,6 +74,21 @@ final class PsiCheck {
 
     private LevelResult run(Consumer<Anomaly> report, CheckOptions options, Function<IsolationLevel, LevelResult> eval) {
         Sessions ss = Sessions.of(o);
+        int open = 0, first = -1;
+        boolean incomplete = false;
+        for (int k = 0; k < o.keys; k++) {
+            if (order.ordered(k)) continue;
+            incomplete |= order.incomplete[k];
+            if (open++ == 0) first = k;
+        }
+        // Valid histories first, the common case: one search of a complete order without a cycle proves PSI. The
+        // order of completion stands in for the commit order, which the version order of every snapshot-isolated
+        // or serializable execution follows (a real store commits before it answers); an order that fails proves
+        // nothing, and the search for a refutation below runs as before.
+        if (open > 0 && !incomplete && search(order.following(o.h::completeIndex), ss, 0, a -> { }) == 0) {
+            return new LevelResult(PSI, Verdict.VALID, "no dependency cycle with at most one rw edge in the version "
+                    + "order of completion for the " + open + " key(s) whose order the reads leave open", ALGORITHM);
+        }
         int found = search(order, ss, options.anomaliesPerType(), report);
         if (found < 0) {
             report.accept(anomaly(dependencyCycle(dep, options.cycleSearchBudget())));
@@ -78,21 +98,17 @@ final class PsiCheck {
             return new LevelResult(PSI, Verdict.INVALID, found + " " + (found == 1 ? "rw edge closes" : "rw edges "
                     + "close") + " a dependency cycle with no other rw edge", ALGORITHM);
         }
-        int open = 0, first = -1;
-        boolean incomplete = false;
-        for (int k = 0; k < o.keys; k++) {
-            if (order.ordered(k)) continue;
-            incomplete |= order.incomplete[k];
-            if (open++ == 0) first = k;
-        }
         if (open == 0) return new LevelResult(PSI, Verdict.VALID, "no dependency cycle with at most one rw edge",
                 ALGORITHM);
         // A witness: the open segments in the order of the dependencies found so far. Without a cycle in it, PSI
         // holds (an order exists); with one, nothing follows (another order might do).
-        if (!incomplete && search(order.following(rank(dep)), ss, 0, a -> { }) == 0) {
-            return new LevelResult(PSI, Verdict.VALID, "no dependency cycle with at most one rw edge in the version "
-                    + "order that follows the dependencies for the " + open + " key(s) whose order the reads leave "
-                    + "open", ALGORITHM);
+        if (!incomplete) {
+            int[] rank = rank(dep);
+            if (search(order.following(t -> rank[t]), ss, 0, a -> { }) == 0) {
+                return new LevelResult(PSI, Verdict.VALID, "no dependency cycle with at most one rw edge in the "
+                        + "version order that follows the dependencies for the " + open + " key(s) whose order the "
+                        + "reads leave open", ALGORITHM);
+            }
         }
         LevelResult byCases = incomplete ? null : everyOrder(ss, report, options.cycleSearchBudget());
         if (byCases != null) return byCases;
@@ -127,7 +143,7 @@ final class PsiCheck {
             for (int i = 2; i <= m && orders <= ORDERS_TRIED; i++) orders *= i;
             if (orders > ORDERS_TRIED) return null;
             keys.add(k);
-            perms.add(permutations(m));
+            perms.add(Permutations.all(m));
         }
         int[] at = new int[keys.size()];
         Anomaly first = null;
@@ -150,7 +166,7 @@ final class PsiCheck {
             } else if (cases.size() < MAX_PREMISES - 1) {
                 cases.add(new Premise("if " + describe(ord, keys), cycle[0].steps()));
             }
-        } while (next(at, perms));
+        } while (Permutations.next(at, perms));
         List<Premise> premises = new ArrayList<>();
         premises.add(new Premise("the cycle above assumes " + firstOrder + "; each of the other " + (orders - 1)
                 + " order(s) of the writes no read places closes such a cycle too", List.of()));
@@ -188,36 +204,6 @@ final class PsiCheck {
         return String.join(" and ", out);
     }
 
-    /** Every permutation of 0..m-1. */
-    private static int[][] permutations(int m) {
-        List<int[]> out = new ArrayList<>();
-        permute(new int[m], new boolean[m], 0, out);
-        return out.toArray(new int[0][]);
-    }
-
-    private static void permute(int[] cur, boolean[] used, int depth, List<int[]> out) {
-        if (depth == cur.length) {
-            out.add(cur.clone());
-            return;
-        }
-        for (int i = 0; i < cur.length; i++) {
-            if (used[i]) continue;
-            used[i] = true;
-            cur[depth] = i;
-            permute(cur, used, depth + 1, out);
-            used[i] = false;
-        }
-    }
-
-    /** The next combination (mixed radix); false after the last. */
-    private static boolean next(int[] at, List<int[][]> perms) {
-        for (int i = 0; i < at.length; i++) {
-            if (++at[i] < perms.get(i).length) return true;
-            at[i] = 0;
-        }
-        return false;
-    }
-
     /** Each node's place in a topological order of the acyclic graph {@code g}. */
     private static int[] rank(Csr g) {
         int[] topo = Acyclicity.topologicalOrder(g);
@@ -228,24 +214,20 @@ final class PsiCheck {
 
     /** Builds the graph of {@code ord} and checks it; the count of {@link PsiReachability#check}. */
     private int search(KnownVersionOrder ord, Sessions ss, int witnesses, Consumer<Anomaly> report) {
-        edges = 0;
+        dep = null; // the previous search's graph is garbage now
         build(ord, ss);
-        int dn = 0, rn = 0;
-        for (int e = 0; e < edges; e++) if (kind[e] == EdgeKind.RW.code()) rn++; else dn++;
-        int[] df = new int[dn], dt = new int[dn], di = new int[dn], rf = new int[rn], rt = new int[rn], ri = new int[rn];
-        dn = rn = 0;
+        int rn = 0;
+        for (int e = 0; e < edges; e++) if (kind[e] == EdgeKind.RW.code()) rn++;
+        int[] rf = new int[rn], rt = new int[rn], ri = new int[rn];
+        rn = 0;
         for (int e = 0; e < edges; e++) {
-            if (kind[e] == EdgeKind.RW.code()) {
-                rf[rn] = from[e];
-                rt[rn] = to[e];
-                ri[rn++] = e;
-            } else {
-                df[dn] = from[e];
-                dt[dn] = to[e];
-                di[dn++] = e;
-            }
+            if (kind[e] != EdgeKind.RW.code()) continue;
+            rf[rn] = from[e];
+            rt[rn] = to[e];
+            ri[rn++] = e;
         }
-        Csr g = Csr.build(o.n, df, dt, di, dn);
+        byte rw = EdgeKind.RW.code();
+        Csr g = Csr.build(o.n, from, to, edges, e -> kind[e] != rw);
         dep = g;
         return PsiReachability.check(g, ss.count, ss.session, ss.pos, rf, rt, rn, witnesses, (i, path) -> {
             if (path == null) return;
@@ -258,7 +240,31 @@ final class PsiCheck {
 
     // ---- the graph ----
 
+    /**
+     * Builds the graph of {@code order}: counts its edges first, so that the edge arrays are allocated once (grown by
+     * doubling they would hold up to twice the gigabyte ten million transactions need).
+     */
     private void build(KnownVersionOrder order, Sessions ss) {
+        if (readerStart == null) readers();
+        counting = true;
+        edges = 0;
+        edges(order, ss);
+        counting = false;
+        if (counted > from.length) {
+            int cap = (int) Math.min(Integer.MAX_VALUE - 16, counted);
+            from = new int[cap];
+            to = new int[cap];
+            v1 = new int[cap];
+            v2 = new int[cap];
+            kind = new byte[cap];
+            basis = new byte[cap];
+        }
+        edges = 0;
+        edges(order, ss);
+    }
+
+    /** The readers of each version (transactions), flat by version: the same for every order searched. */
+    private void readers() {
         int[] count = new int[o.versions + 1];
         for (int t = 0; t < o.n; t++) {
             if (!o.included[t]) continue;
@@ -270,12 +276,19 @@ final class PsiCheck {
         int[] fill = Arrays.copyOf(count, o.versions);
         for (int t = 0; t < o.n; t++) {
             if (!o.included[t]) continue;
+            for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) if (o.accRead[a] >= 0) readers[fill[o.accRead[a]]++] = t;
+        }
+    }
+
+    /** Adds the edges of {@code order}'s graph (or, {@link #counting}, counts them). */
+    private void edges(KnownVersionOrder order, Sessions ss) {
+        for (int t = 0; t < o.n; t++) {
+            if (!o.included[t]) continue;
             int prev = ss.previous(t);
             if (prev >= 0) add(prev, t, EdgeKind.SO, -1, -1, BY_DATA);
             for (int a = o.accStart[t]; a < o.accStart[t + 1]; a++) {
                 int v = o.accRead[a];
                 if (v < 0) continue;
-                readers[fill[v]++] = t;
                 int w = o.verTxn[v];
                 if (w >= 0 && w != t && o.included[w]) add(w, t, EdgeKind.WR, v, -1, BY_DATA);
             }
@@ -308,6 +321,10 @@ final class PsiCheck {
     }
 
     private void add(int f, int t, EdgeKind k, int a, int b, byte why) {
+        if (counting) {
+            counted = ++edges;
+            return;
+        }
         if (edges == from.length) {
             int cap = 2 * edges;
             from = Arrays.copyOf(from, cap);

@@ -4,12 +4,14 @@ package isostress.checker.general;
 final class SolverStats {
     int rounds, constraints, forced, frontierEdges, openAfterPruning, satIterations, learnedCycles;
     long pruneMs, satMs;
+    /** Decided by {@link HintWitness}: the hinted version order has no cycle (nothing was pruned). */
+    boolean witness;
     /** Time inside the SAT solver itself (the rest of the SAT phase is building graphs and finding cycles). */
     long solverNanos;
 
     @Override
     public String toString() {
-        return "rounds=" + rounds + " constraints=" + constraints + " forced=" + forced + " frontier_edges="
+        return "witness=" + witness + " rounds=" + rounds + " constraints=" + constraints + " forced=" + forced + " frontier_edges="
                 + frontierEdges + " open=" + openAfterPruning + " sat_iterations=" + satIterations;
     }
 }

@@ -89,6 +89,27 @@ public final class Csr {
         return new Csr(n, off, tgt, null);
     }
 
+    /**
+     * The graph of the edges {@code i < m} that {@code keep} accepts, {@code from[i] -> to[i]} with id i: no copies of
+     * the edge list for a subgraph (the PSI check's dependency graph is most of its edges, tens of millions).
+     */
+    public static Csr build(int n, int[] from, int[] to, int m, java.util.function.IntPredicate keep) {
+        int[] off = new int[n + 1];
+        for (int i = 0; i < m; i++) if (keep.test(i)) off[from[i] + 1]++;
+        for (int u = 0; u < n; u++) off[u + 1] += off[u];
+        int[] fill = new int[n];
+        System.arraycopy(off, 0, fill, 0, n);
+        int[] tgt = new int[off[n]];
+        int[] eid = new int[off[n]];
+        for (int i = 0; i < m; i++) {
+            if (!keep.test(i)) continue;
+            int p = fill[from[i]]++;
+            tgt[p] = to[i];
+            eid[p] = i;
+        }
+        return new Csr(n, off, tgt, eid);
+    }
+
     public int edgeCount() {
         return tgt.length;
     }

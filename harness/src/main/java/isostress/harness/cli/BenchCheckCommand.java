@@ -128,8 +128,11 @@ public final class BenchCheckCommand implements Callable<Integer> {
         long ser = time(h, IsolationLevel.SERIALIZABLE, valid);
         long serCpu = lastCpuMs;
         long si = time(h, IsolationLevel.SNAPSHOT_ISOLATION, valid);
+        long siCpu = lastCpuMs;
         long psi = time(h, IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION, valid);
+        long psiCpu = lastCpuMs;
         long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE, valid) : -1;
+        long sserCpu = lastCpuMs;
         long peak = HeapMeter.peakMb();
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
         if (file == null) Files.deleteIfExists(f);
@@ -142,8 +145,11 @@ public final class BenchCheckCommand implements Callable<Integer> {
         line.put("ser_cpu_ms", serCpu);
         line.put("ser_ms", ser);
         line.put("si_ms", si);
+        line.put("si_cpu_ms", siCpu);
         line.put("psi_ms", psi);
+        line.put("psi_cpu_ms", psiCpu);
         line.put("sser_ms", sser < 0 ? null : sser);
+        line.put("sser_cpu_ms", sser < 0 ? null : sserCpu);
         line.put("peak_heap_mb", peak);
         System.out.println(JsonMapper.builder().build().writeValueAsString(line));
         return Main.VALID;

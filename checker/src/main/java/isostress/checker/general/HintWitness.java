@@ -1,0 +1,158 @@
+package isostress.checker.general;
+
+import isostress.checker.model.EdgeKind;
+
+import java.util.Arrays;
+
+/**
+ * One version order tried before pruning, because valid histories are the common case and their version order
+ * mostly follows commit order: each key's writes whose place the data leaves open, in a topological order of the
+ * known dependencies that takes, among the nodes ready, the one with the smallest hint (completion order; PolySI's
+ * implementation seeds its search the same way). With that order chosen the polygraph is an ordinary dependency
+ * graph: if it is acyclic (SER), or its induced SI graph is (SI: PolySI Thm. 8, after Cerone &amp; Gotsman), the
+ * level holds, since a version order exists (Adya; PolySI Def. 3.1). A cycle proves nothing and the solver prunes as
+ * before.
+ *
+ * <p>Why: pruning needs reachability vectors of nodes x sessions ints (four of them per node under SI), recomputed
+ * each round; for ten million list-append transactions that is gigabytes and most of the time, while the witness is
+ * one topological sort and one acyclicity check, linear in the edges (issue 15).
+ */
+final class HintWitness {
+    private HintWitness() {
+    }
+
+    /** True when the polygraph with the hinted version order has no cycle (SI: in its induced SI graph). */
+    static boolean acyclic(Polygraph g, boolean si) {
+        if (g.hint == null) return false;
+        int[] rank = rank(g, si);
+        if (rank == null) return false; // the known dependencies have a cycle: pruning reports it
+        int base = g.edges;
+        try {
+            choose(g, rank);
+            // When every edge (SER: every chosen one, the rest are in the rank already) goes forward in the rank, it
+            // is a topological order of the whole graph, and so of the layered SI graph, which maps onto it: acyclic
+            // without building another graph.
+            if (forward(g, si ? 0 : base, rank)) return true;
+            return Reachability.topological(Paths.graph(g, si, g.edges)) != null;
+        } finally {
+            g.truncate(base);
+        }
+    }
+
+    /** True when every edge from {@code from} on goes from a lower rank to a higher one. */
+    private static boolean forward(Polygraph g, int from, int[] rank) {
+        for (int e = from; e < g.edges; e++) if (rank[g.from[e]] >= rank[g.to[e]]) return false;
+        return true;
+    }
+
+    /**
+     * Orders each open key's unplaced writers by rank: ww from each to the next, and rw from the readers of each
+     * to the next (edges to later writers follow through the ww chain). Placed writers already have their edges,
+     * and unplaced ones come after them (list-append: the last read element's writer and readers have edges to
+     * each); readers of the initial version have rw edges to every writer.
+     */
+    private static void choose(Polygraph g, int[] rank) {
+        long[] keyed = new long[16];
+        for (int k = 0; k < g.keys; k++) {
+            if (g.ordered[k]) continue;
+            int len = 0;
+            for (int x = g.wStart[k]; x < g.wStart[k + 1]; x++) {
+                if (g.wPlaced[x]) continue;
+                if (len == keyed.length) keyed = Arrays.copyOf(keyed, 2 * len);
+                keyed[len++] = ((long) rank[g.wNode[x]] << 32) | x;
+            }
+            Arrays.sort(keyed, 0, len);
+            for (int i = 1; i < len; i++) {
+                int a = (int) keyed[i - 1], b = (int) keyed[i];
+                int bn = g.wNode[b];
+                g.addEdge(g.wNode[a], bn, EdgeKind.WW, g.wVer[a], g.wVer[b], Polygraph.CHOSEN);
+                for (int q = g.rStart[a]; q < g.rStart[a + 1]; q++) {
+                    int r = g.rNode[q];
+                    if (r != bn) g.addEdge(r, bn, EdgeKind.RW, g.wVer[a], g.wVer[b], Polygraph.CHOSEN);
+                }
+            }
+        }
+    }
+
+    /**
+     * Each node's place in a topological order of the known edges (SI: the dependency edges only, as rw edges may
+     * form cycles an SI history allows), smallest hint first among the ready nodes (Kahn's algorithm with a heap);
+     * null when they have a cycle. Ranks fit an int and leave the sign bit clear for {@link #choose}'s keys.
+     */
+    private static int[] rank(Polygraph g, boolean si) {
+        int n = g.n, m = g.edges;
+        int[] off = new int[n + 1];
+        for (int e = 0; e < m; e++) if (!si || g.dep(e)) off[g.from[e] + 1]++;
+        for (int v = 0; v < n; v++) off[v + 1] += off[v];
+        int[] tgt = new int[off[n]], fill = Arrays.copyOf(off, n), indeg = new int[n];
+        for (int e = 0; e < m; e++) {
+            if (si && !g.dep(e)) continue;
+            tgt[fill[g.from[e]]++] = g.to[e];
+            indeg[g.to[e]]++;
+        }
+        fill = null;
+        Heap ready = new Heap(g.hint);
+        for (int v = 0; v < n; v++) if (indeg[v] == 0) ready.push(v);
+        int[] rank = new int[n];
+        int next = 0;
+        while (ready.size > 0) {
+            int v = ready.pop();
+            rank[v] = next++;
+            for (int p = off[v]; p < off[v + 1]; p++) if (--indeg[tgt[p]] == 0) ready.push(tgt[p]);
+        }
+        return next == n ? rank : null;
+    }
+
+    /** A binary min-heap of nodes by (hint, node). */
+    private static final class Heap {
+        private final long[] hint;
+        private long[] keys = new long[64];
+        private int[] nodes = new int[64];
+        int size;
+
+        Heap(long[] hint) {
+            this.hint = hint;
+        }
+
+        void push(int v) {
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, 2 * size);
+                nodes = Arrays.copyOf(nodes, 2 * size);
+            }
+            long k = hint[v];
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (!less(k, v, keys[parent], nodes[parent])) break;
+                keys[i] = keys[parent];
+                nodes[i] = nodes[parent];
+                i = parent;
+            }
+            keys[i] = k;
+            nodes[i] = v;
+        }
+
+        int pop() {
+            int top = nodes[0];
+            long k = keys[--size];
+            int v = nodes[size];
+            int i = 0;
+            while (true) {
+                int c = 2 * i + 1;
+                if (c >= size) break;
+                if (c + 1 < size && less(keys[c + 1], nodes[c + 1], keys[c], nodes[c])) c++;
+                if (!less(keys[c], nodes[c], k, v)) break;
+                keys[i] = keys[c];
+                nodes[i] = nodes[c];
+                i = c;
+            }
+            keys[i] = k;
+            nodes[i] = v;
+            return top;
+        }
+
+        private static boolean less(long k1, int v1, long k2, int v2) {
+            return k1 < k2 || (k1 == k2 && v1 < v2);
+        }
+    }
+}
