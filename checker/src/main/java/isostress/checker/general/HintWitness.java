@@ -1,5 +1,6 @@
 package isostress.checker.general;
 
+import isostress.checker.graph.Csr;
 import isostress.checker.model.EdgeKind;
 
 import java.util.Arrays;
@@ -80,17 +81,12 @@ final class HintWitness {
      * null when they have a cycle. Ranks fit an int and leave the sign bit clear for {@link #choose}'s keys.
      */
     private static int[] rank(Polygraph g, boolean si) {
-        int n = g.n, m = g.edges;
-        int[] off = new int[n + 1];
-        for (int e = 0; e < m; e++) if (!si || g.dep(e)) off[g.from[e] + 1]++;
-        for (int v = 0; v < n; v++) off[v + 1] += off[v];
-        int[] tgt = new int[off[n]], fill = Arrays.copyOf(off, n), indeg = new int[n];
-        for (int e = 0; e < m; e++) {
-            if (si && !g.dep(e)) continue;
-            tgt[fill[g.from[e]]++] = g.to[e];
-            indeg[g.to[e]]++;
-        }
-        fill = null;
+        int n = g.n;
+        Csr known = Csr.build(n, sink -> {
+            for (int e = 0; e < g.edges; e++) if (!si || g.dep(e)) sink.edge(g.from[e], g.to[e], e);
+        }, false);
+        int[] off = known.off, tgt = known.tgt, indeg = new int[n];
+        for (int t : tgt) indeg[t]++;
         Heap ready = new Heap(g.hint);
         for (int v = 0; v < n; v++) if (indeg[v] == 0) ready.push(v);
         int[] rank = new int[n];

@@ -27,19 +27,9 @@ public final class Csr {
      * Edges keep their relative order within a node. O(n + m).
      */
     public static Csr build(int n, int[] from, int[] to, int[] ids, int m) {
-        int[] off = new int[n + 1];
-        for (int i = 0; i < m; i++) off[from[i] + 1]++;
-        for (int u = 0; u < n; u++) off[u + 1] += off[u];
-        int[] fill = new int[n];
-        System.arraycopy(off, 0, fill, 0, n);
-        int[] tgt = new int[m];
-        int[] eid = new int[m];
-        for (int i = 0; i < m; i++) {
-            int p = fill[from[i]]++;
-            tgt[p] = to[i];
-            eid[p] = ids == null ? i : ids[i];
-        }
-        return new Csr(n, off, tgt, eid);
+        return build(n, sink -> {
+            for (int i = 0; i < m; i++) sink.edge(from[i], to[i], ids == null ? i : ids[i]);
+        });
     }
 
     /** Edges handed over twice, once to count each node's out-degree and once to place them. */
@@ -94,20 +84,9 @@ public final class Csr {
      * the edge list for a subgraph (the PSI check's dependency graph is most of its edges, tens of millions).
      */
     public static Csr build(int n, int[] from, int[] to, int m, java.util.function.IntPredicate keep) {
-        int[] off = new int[n + 1];
-        for (int i = 0; i < m; i++) if (keep.test(i)) off[from[i] + 1]++;
-        for (int u = 0; u < n; u++) off[u + 1] += off[u];
-        int[] fill = new int[n];
-        System.arraycopy(off, 0, fill, 0, n);
-        int[] tgt = new int[off[n]];
-        int[] eid = new int[off[n]];
-        for (int i = 0; i < m; i++) {
-            if (!keep.test(i)) continue;
-            int p = fill[from[i]]++;
-            tgt[p] = to[i];
-            eid[p] = i;
-        }
-        return new Csr(n, off, tgt, eid);
+        return build(n, sink -> {
+            for (int i = 0; i < m; i++) if (keep.test(i)) sink.edge(from[i], to[i], i);
+        });
     }
 
     public int edgeCount() {
