@@ -1,8 +1,10 @@
 package isostress.checker;
 
 import isostress.checker.model.CheckOptions;
+import isostress.checker.history.FormatDetection;
 import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
+import isostress.checker.history.InputException;
 import isostress.checker.sql.SqlHistory;
 import isostress.checker.sql.SqlHistoryReader;
 
@@ -90,7 +92,12 @@ public sealed interface CheckInput permits CheckInput.KeyValue, CheckInput.Sql {
         if (format == null && SqlHistoryReader.isSqlHistory(file)) {
             return new Sql(SqlHistoryReader.read(file), ownLevels);
         }
-        HistoryFormat f = format == null ? HistoryFormat.detect(file) : format;
-        return new KeyValue(f.read(file), f);
+        if (format != null) return new KeyValue(format.read(file), format);
+        FormatDetection d = FormatDetection.of(file);
+        try {
+            return new KeyValue(d.format().read(file), d.format());
+        } catch (InputException e) {
+            throw d.explain(e); // a file taken for the wrong format says what it was taken for
+        }
     }
 }

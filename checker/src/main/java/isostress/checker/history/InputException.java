@@ -7,17 +7,25 @@ package isostress.checker.history;
 public class InputException extends RuntimeException {
     private final String source;
     private final int line;
+    private final String detail;
 
     public InputException(String source, int line, String message) {
         super(format(source, line, message));
         this.source = source;
         this.line = line;
+        this.detail = message;
     }
 
     public InputException(String source, int line, String message, Throwable cause) {
         super(format(source, line, message), cause);
         this.source = source;
         this.line = line;
+        this.detail = message;
+    }
+
+    /** The sentence without the file and line it is prefixed with. */
+    public String detail() {
+        return detail;
     }
 
     /** The file (or other source name), or null. */

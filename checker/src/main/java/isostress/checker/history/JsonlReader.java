@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Reads JSON lines in the Jepsen op schema (DESIGN.md): one event per line,
+ * Reads JSON lines in the Jepsen op schema, isostress's own history format: one event per line,
  * {@code {"index":0,"type":"invoke","process":3,"time":1200345,"f":"txn","value":[["r",17,null]]}}.
  *
  * <p>Streams: blocks of lines are parsed on a second thread by a parser for the compact lines writers produce
@@ -29,6 +29,8 @@ import java.util.Map;
  * any other {@code f} is refused with a sentence, never skipped, since skipping it would check an empty or partial
  * history and call it valid. Keys may be integers, strings, booleans or floats ({@link KeyDictionary}). Every field
  * is type-checked; unknown fields (Jepsen adds {@code error} and others) are skipped.
+ *
+ * <p>The same ops as one JSON array (elle-cli's JSON input) are read too: see {@link JsonArrayOps}.
  */
 final class JsonlReader implements HistoryReader {
     /** Jackson's byte parser; a repeated field is an error, not a silent overwrite. */
@@ -46,6 +48,8 @@ final class JsonlReader implements HistoryReader {
 
     /** Reads in blocks of {@code block} bytes (tests use small ones, to put lines across block ends). */
     History read(InputStream in, String source, int block) throws IOException {
+        if (!in.markSupported()) in = new java.io.BufferedInputStream(in, 1 << 16);
+        if (JsonArrayOps.startsWithArray(in)) return JsonArrayOps.read(in, source);
         EventAssembler asm = new EventAssembler(source);
         OpBuffer ops = new OpBuffer();
         try (JsonlChunks chunks = new JsonlChunks(in, source, block)) {

@@ -37,6 +37,12 @@ final class FuzzSeeds {
                 s.add(new Seed("writer-" + seed + ".jsonl", Target.JSONL, write(h, HistoryFormat.JSONL)));
                 s.add(new Seed("writer-" + seed + ".edn", Target.EDN, write(h, HistoryFormat.EDN)));
             }
+            // elle-cli's JSON input: the same ops as one JSON array, on one line and pretty-printed.
+            String lines = JsonArrayOpsTest.jsonl(RoundTripTest.random(3));
+            s.add(new Seed("array-line.json", Target.JSONL, JsonArrayOpsTest.oneLine(lines)
+                    .getBytes(StandardCharsets.UTF_8)));
+            s.add(new Seed("array-pretty.json", Target.JSONL, JsonArrayOpsTest.pretty(JsonArrayOpsTest.jsonl(
+                    RoundTripTest.random(4))).getBytes(StandardCharsets.UTF_8)));
             s.add(new Seed("header.jsonl", Target.JSONL, ("{\"type\":\"header\",\"real-time\":false,"
                     + "\"initial-default\":0,\"initial\":[[\"w\",3,9]]}\n" + BadInputTest.OK1
                     + "{\"index\":2,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"kill\",\"value\":{\"n1\":1}}\n")

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The history fuzzer shared by {@link HistoryFuzzTest} (in every build) and {@link HistoryFuzzBench} (long runs):
  * real seed histories in every format, mutated as fuzzers do (AFL's havoc stage: bit flips, inserted and deleted
  * bytes, splices of another seed, plus a dictionary of format tokens), and structured mutations aimed at what broke
- * the readers (issue 13): deep nesting, integers beyond 64 bits, invalid UTF-8, wrong-typed values, single-object
+ * the readers before: deep nesting, integers beyond 64 bits, invalid UTF-8, wrong-typed values, single-object
  * operations, nemesis events. {@link #check} is the property: the reader returns a history, which the checker then
  * checks (a verdict or an {@link InputException}), or it throws an {@link InputException} naming the file and the
  * line (the byte, for the binary formats); never another Throwable, and never slowly.
@@ -305,7 +305,7 @@ final class HistoryFuzz {
                 Files.write(f, bytes);
                 source = f.toString();
                 binary = isBinary(f);
-                read = SqlHistoryReader.isSqlHistory(f) ? SqlHistoryReader.read(f) : HistoryFormat.detect(f).read(f);
+                read = SqlHistoryReader.isSqlHistory(f) ? SqlHistoryReader.read(f) : readDetected(f);
             } else {
                 read = read(seed.target(), bytes, source);
             }
@@ -334,6 +334,16 @@ final class HistoryFuzz {
             tally.refusedByChecker++;
         }
         assertFast(t0, c, k);
+    }
+
+    /** As the check command reads a file without --format: a reader's error says what the file was taken for. */
+    private static History readDetected(Path f) throws IOException {
+        FormatDetection d = FormatDetection.of(f);
+        try {
+            return d.format().read(f);
+        } catch (InputException e) {
+            throw d.explain(e);
+        }
     }
 
     static Object read(Target t, byte[] bytes, String source) throws IOException {

@@ -14,10 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13 item 3: inputs the readers do not understand got silent wrong verdicts or crashes. Each case names the
+ * Inputs the readers once do not understand got silent wrong verdicts or crashes. Each case names the
  * shape, and asserts the one sentence (file, line, what) that replaced the old behaviour.
  */
-class Issue13ReadersTest {
+class MisreadInputsTest {
     static final String TXN = "{:type :invoke, :f :txn, :value [[:append 1 1]], :process 0, :index 0}\n"
             + "{:type :ok, :f :txn, :value [[:append 1 1]], :process 0, :index 1}\n";
     static final String JTXN = "{\"index\":0,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"w\",1,5]]}\n"
