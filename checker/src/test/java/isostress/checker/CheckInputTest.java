@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 14: {@link Checker#check(CheckInput, List, CheckOptions)} is the one entry for every history kind. An SQL
+ * {@link Checker#check(CheckInput, List, CheckOptions)} is the one entry for every history kind. An SQL
  * history (PostgreSQL 16, 70% serializable and 30% read committed: valid at its own levels, invalid as
  * all-serializable) answers the common {@link Result}, with its own-levels check as level {@code own}.
  */

@@ -47,7 +47,7 @@ class CorpusTest {
             "text/mtc-anomaly-causality-violation.txt", CAUSAL,
             "text/mtc-anomaly-fractured-reads.txt", READ_COMMITTED,
             "text/mtc-anomaly-long-fork.txt", PREFIX,
-            // A lost update breaks NOCONFLICT: parallel snapshot isolation already (issue 16), prefix consistency not.
+            // A lost update breaks NOCONFLICT: parallel snapshot isolation already, prefix consistency not.
             "text/mtc-anomaly-lost-update.txt", PARALLEL_SNAPSHOT_ISOLATION,
             "text/mtc-anomaly-session-guarantee.txt", READ_ATOMIC,
             "text/mtc-anomaly-write-skew.txt", SERIALIZABLE);
@@ -95,7 +95,7 @@ class CorpusTest {
         return GENERAL.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
             Path f = CORPUS.resolve(e.getKey());
             History h = HistoryFormat.detect(f).read(f);
-            // Jepsen's fault events (:process :nemesis; 94 in huge-scc.edn) are read and not checked (issue 13).
+            // Jepsen's fault events (:process :nemesis; 94 in huge-scc.edn) are read and not checked.
             assertEquals(e.getKey().equals("elle/huge-scc.edn") ? 94 : 0, h.sideEvents().size(), e.getKey());
             String shape = e.getKey().startsWith("elle/") ? Checker.LIST_APPEND : Checker.RW_REGISTER;
             for (Map.Entry<IsolationLevel, Verdict> exp : e.getValue().entrySet()) {

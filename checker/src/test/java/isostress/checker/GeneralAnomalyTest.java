@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Each named anomaly of issue 4 (Elle's names, with -process and -realtime variants) as a hand-built general history,
+ * Each named anomaly (Elle's names, with -process and -realtime variants) as a hand-built general history,
  * for rw-register (blind writes) and list-append, asserted at each level from read committed to strict
  * serializable: invalid exactly at the levels that imply the weakest one it violates, with the anomaly's name in
  * the report, a sentence and a DOT graph. Each is also checked against the brute-force references.

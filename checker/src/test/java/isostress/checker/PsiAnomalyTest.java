@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Parallel snapshot isolation on hand-built histories (issue 16): long fork (SI fails, PSI holds, named long-fork),
+ * Parallel snapshot isolation on hand-built histories: long fork (SI fails, PSI holds, named long-fork),
  * lost update and causality violation (PSI fails), write skew (SI and PSI hold), as mini-transactions, rw-register
  * with blind writes and list-append, each against the abstract-execution reference ({@link PsiBruteForce}).
  */

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The weaker levels examined after a violation, to name the weakest violated one, cost no more than the linear checks
- * (issue 15): prefix consistency, which needs a search once there are lost updates, is left out unless asked for, and
+ * The weaker levels examined after a violation, to name the weakest violated one, cost no more than the linear checks:
+ * prefix consistency, which needs a search once there are lost updates, is left out unless asked for, and
  * the result says so.
  */
 class WeakerLevelsTest {

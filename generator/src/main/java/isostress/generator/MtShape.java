@@ -1,7 +1,7 @@
 package isostress.generator;
 
 /**
- * The 14 mini-transaction shapes of MTC (Wei et al., §III and Fig. 5; FIELD.md): one or two keys, at most four
+ * The 14 mini-transaction shapes of MTC (Wei et al., §III and Fig. 5): one or two keys, at most four
  * operations, every write preceded by a read of its key. {@code R1W1R2W2} reads key 1, writes key 1, reads key 2,
  * writes key 2.
  */

@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * A streaming reader of EDN forms with line numbers, for Jepsen histories ({@code history.edn}).
  *
- * <p>Written here rather than taken from a library because DESIGN.md keeps the checker's dependencies to Jackson and
+ * <p>Written here rather than taken from a library because the checker keeps its dependencies to Jackson and
  * because every error must name its line; the EDN libraries on Maven Central report neither lines nor columns.
  * Supports what Jepsen writes: maps, vectors, lists, sets, keywords, symbols, integers, floats, strings, characters,
  * {@code nil}/{@code true}/{@code false}, comments ({@code ;}), discard ({@code #_}) and tagged literals, which are

@@ -19,9 +19,9 @@ import java.util.Map;
  * <p>Ops of {@code :process :nemesis} (Jepsen's faults: {@code :info} ops of {@code :f :start}, {@code :kill},
  * {@code :leave}, ...) are not client transactions: they are kept as {@link SideEvent}s, for writing back, and not
  * checked. Every other op must be a transaction ({@code :f :txn} or no {@code :f}) or, in a history of them only,
- * a single-register op, Knossos's {@code :f :read}, {@code :write} or {@code :cas} ({@link RegisterOp}, issue 14);
+ * a single-register op, Knossos's {@code :f :read}, {@code :write} or {@code :cas} ({@link RegisterOp});
  * any other {@code :f} is refused with a sentence, never skipped, since skipping it would check an empty or partial
- * history and call it valid (issue 13). Keys may be any scalar: {@code [:w :x 1]} ({@link KeyDictionary}).
+ * history and call it valid. Keys may be any scalar: {@code [:w :x 1]} ({@link KeyDictionary}).
  */
 final class EdnReader implements HistoryReader {
     private static final Keyword INDEX = new Keyword("index"), TYPE = new Keyword("type"),

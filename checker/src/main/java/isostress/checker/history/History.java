@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>Numeric columns are {@link LongColumn}s: an int an entry while the values fit (keys, values, processes and
  * indices almost always do), none while a column holds only its default (absent times, CAS new values), so a
- * mini-transaction takes about 65 bytes instead of 180 (issue 15: 100M of them in a 20 GB heap). Node and isolation
+ * mini-transaction takes about 65 bytes instead of 180 (100M of them fit in a 20 GB heap). Node and isolation
  * columns exist only once some transaction has one.
  *
  * <p>Over 400 lines on purpose: the class is its columns, one one-line accessor each, and its {@link Builder}, which

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * carries the transaction's ops with read values null, as Jepsen records them.
  *
  * <p>Every token goes through Jackson's streaming {@link JsonGenerator}, as the harness's {@code HistoryRecorder}
- * writes a run's history (issue 14 item 4: one writer, escaping right by construction): node and isolation names,
+ * writes a run's history (one writer, escaping right by construction): node and isolation names,
  * side-event types and string keys are escaped by Jackson, never by hand.
  */
 final class JsonlWriter implements HistoryWriter {

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Gives keys of any scalar type a {@code long} id at read time, and keeps their original spelling for messages and
- * counterexamples (issue 14 item 6: elle-cli's rw-register fixtures use keyword keys, {@code [:w :x 1]}, and JSON
+ * counterexamples (elle-cli's rw-register fixtures use keyword keys, {@code [:w :x 1]}, and JSON
  * ones string keys, {@code ["w","x",1]}).
  *
  * <p>Why not renumber every key densely: integer keys are the common case and appear in every existing output, test

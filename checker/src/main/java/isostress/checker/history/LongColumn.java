@@ -7,7 +7,7 @@ import java.util.Arrays;
  * column's default (e.g. the -1 of an absent time), four bytes an entry while every value fits in an int (keys,
  * values and event indices of almost every history), eight bytes an entry from the first value that does not.
  *
- * <p>Why: a history's columns are most of the memory a check of a hundred million mini-transactions needs (issue 15),
+ * <p>Why: a history's columns are most of the memory a check of a hundred million mini-transactions needs,
  * and a long per key, value, process, index and time is two to three times what their values use. Every entry below
  * the builder's size is set before it is read, so growing needs no fill. The checkers' indexes use it too, through
  * {@link #of} (read-only).

@@ -3,7 +3,7 @@ package isostress.checker.history;
 /**
  * Open-addressing hash map from a pair of longs to a non-negative int; single longs use {@code b = 0}.
  *
- * <p>Hand-written because DESIGN.md keeps the checker free of dependencies other than Jackson, and because it is a
+ * <p>Hand-written because the checker stays free of dependencies other than Jackson, and because it is a
  * measured bottleneck: indexing a million-transaction history looks up millions of (key, value) pairs at random, so
  * each lookup is a cache miss. Slots are interleaved in one {@code long[]} ({@code a, b, value}: 24 bytes) so a
  * probe touches one cache line, not three; boxing {@code HashMap<Long, Integer>} was about 5x slower and 6x larger.

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One operation inside a transaction. Keys and values are integers (DESIGN.md, "History").
+ * One operation inside a transaction. Keys and values are integers (string and other keys are numbered by {@link KeyDictionary}).
  *
  * <p>A {@code null} read value means "the initial value" in a completed transaction and "not known" in an
  * invocation or in an {@code info} completion whose read was never returned.

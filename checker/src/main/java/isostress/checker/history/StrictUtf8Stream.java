@@ -9,7 +9,7 @@ import java.io.InputStream;
  * the file and the line of the offending byte.
  *
  * <p>Why not a {@code CharsetDecoder} with {@code REPORT}: a decoder behind a buffered reader fails kilobytes ahead of
- * the parser, so the parser's line is the wrong one (issue 13: "an invalid byte on line 3 is reported as a problem of
+ * the parser, so the parser's line is the wrong one ("an invalid byte on line 3 is reported as a problem of
  * line 1"); {@code InputStreamReader} replaces bad bytes with U+FFFD silently; and Jackson's byte parser accepts
  * encoded surrogates ({@code ED A0 80}) and overlong forms ({@code C0 80}) inside strings and keys. This filter counts
  * lines itself, so the line is the byte's own, and checks the well-formed sequences of the Unicode Standard, Table

@@ -6,7 +6,7 @@ import isostress.checker.history.History;
  * Tells the external reads of a register history's transactions (a read, or CAS, of a key the transaction has not
  * written before it) in one pass over each: after {@link #begin()}, the transaction's ops are fed in program order,
  * and a stamp per key says whether this transaction wrote it already. Scanning back from each read instead is
- * quadratic in one long transaction (issue 15: 806,000 writes took minutes).
+ * quadratic in one long transaction (806,000 writes took minutes).
  */
 public final class ExternalReads {
     private final RegisterIndex m;

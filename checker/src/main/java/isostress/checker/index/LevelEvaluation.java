@@ -79,7 +79,7 @@ public abstract class LevelEvaluation {
                 if (w == IsolationLevel.LINEARIZABLE && !requested.contains(w)) continue;
                 if (w == l || !l.implies(w) || done.containsKey(w)) continue;
                 // A weaker level is examined to name the weakest violated one, which must not cost more than the
-                // check asked for: one needing a search is left out, and the result says so (issue 15).
+                // check asked for: one needing a search is left out, and the result says so.
                 String why = requested.contains(w) || implied(w) != null ? null : costly(w);
                 if (why != null) notExamined.put(w.cliName(), why + "; ask for it with --level " + w.alias());
                 else eval(w);

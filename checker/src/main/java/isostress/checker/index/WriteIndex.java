@@ -89,7 +89,7 @@ final class WriteIndex {
      * Sorts values[lo, hi) with codes alongside: insertion sort for small buckets, quicksort for hot keys, heapsort
      * when quicksort's partitions stay unbalanced past {@code depth} levels (introsort, Musser 1997): one transaction
      * overwriting a key many times lists its final write before its intermediate ones, a rotated sorted run that
-     * makes median-of-three quicksort quadratic (issue 15).
+     * makes median-of-three quicksort quadratic.
      */
     private void sort(int lo, int hi, int depth) {
         while (hi - lo > 16) {

@@ -7,7 +7,7 @@ import isostress.checker.index.RegisterIndex;
 
 /**
  * What the weak-level checks (RC, RA, CC) derive from the index and the graph, computed on first use, so that after a
- * violation of a strong level they look only where a violation can be (issue 15: a violation must cost no more than
+ * violation of a strong level they look only where a violation can be (a violation must cost no more than
  * validity).
  *
  * <p>Why they may: every edge of so ∪ wr is an edge of the dependency graph, so a cycle of so ∪ wr lies in a cyclic

@@ -49,7 +49,7 @@ final class MiniGraph {
             if (prev != LongPairIntMap.MISSING) soPred[t] = prev;
         }
         // Compressed sparse rows in two passes (count, then place), with each edge's payload stored at its position,
-        // so an edge's id is its position and there are no from/to/id arrays (issue 15: 100M transactions in 20 GB).
+        // so an edge's id is its position and there are no from/to/id arrays (100M transactions must fit in 20 GB).
         int[] off = new int[n + 1];
         emit((f, t, k, v) -> off[f + 1]++);
         for (int u = 0; u < n; u++) off[u + 1] += off[u];

@@ -20,7 +20,7 @@ import java.util.List;
  * T → point(T) at T's completion; point_i → point_{i+1}; and point_i → S for every S whose invocation comes after
  * completion i but before completion i+1. Then T reaches S through time points iff T completed before S was invoked,
  * so the graph has a cycle iff SER's graph plus RT has one, with O(n) extra nodes and edges; sorting the completions
- * is the O(n log n) part. Indices, not clocks, give the order (DESIGN.md). An {@code info} transaction's completion
+ * is the O(n log n) part. Indices, not clocks, give the order: clocks of different clients are not comparable. An {@code info} transaction's completion
  * is unknown, so it precedes nothing in real time.
  */
 final class SserChecker {
@@ -63,7 +63,7 @@ final class SserChecker {
             }
         };
         // A valid history (the common case) is settled by the acyclicity of g joined to real-time order, without a
-        // copy of g: the joined graph is built only to report cycles (issue 15: 100M transactions in 20 GB).
+        // copy of g: the joined graph is built only to report cycles (100M transactions must fit in 20 GB).
         if (merge ? acyclicWithRealTime(g, m, order) : Acyclicity.isAcyclic(g, Csr.build(n + cnt, timeEdges, false))) {
             return 0;
         }
@@ -149,7 +149,7 @@ final class SserChecker {
                 ids[j++] = t;
             }
         }
-        if (sorted) return ids; // without a copy of the completion indices (issue 15: 100M transactions in 20 GB)
+        if (sorted) return ids; // without a copy of the completion indices (100M transactions must fit in 20 GB)
         long[] keys = new long[cnt];
         for (int i = 0; i < cnt; i++) keys[i] = h.completeIndex(ids[i]);
         boolean packable = m.n < (1 << 25);

@@ -2,7 +2,7 @@ package isostress.checker.model;
 
 /**
  * Limits for a check. Searches that hit a limit answer {@code unknown} with the reason, never a guess
- * (STYLE.md (c); Elle's {@code :cycle-search-timeout}, Porcupine's {@code CheckOperationsTimeout}).
+ * (as Elle's {@code :cycle-search-timeout}, Porcupine's {@code CheckOperationsTimeout}).
  *
  * @param anomaliesPerType    counterexamples listed per anomaly name; the rest are counted
  * @param cycleSearchBudget   edge visits spent looking for the shortest cycle of one strongly connected component

@@ -9,7 +9,7 @@ import static isostress.checker.model.IsolationLevel.SERIALIZABLE;
 
 /**
  * The 14 anomalies of MTC (Wei et al., Fig. 5 and Table I), used as aliases of Elle's names, each with the weakest
- * level it violates under the axioms of Biswas &amp; Enea (§2.2, Fig. 3 and 7; notes-001 §2).
+ * level it violates under the axioms of Biswas &amp; Enea (§2.2, Fig. 3 and 7).
  */
 public enum MtcAnomaly {
     THIN_AIR_READ("ThinAirRead", READ_COMMITTED, AnomalyType.THIN_AIR_READ),

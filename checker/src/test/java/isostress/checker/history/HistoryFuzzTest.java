@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13: every history reader answers any bytes with a history or with one sentence naming the file and the line,
+ * Every history reader answers any bytes with a history or with one sentence naming the file and the line,
  * in bounded time. At least 102,000 mutated histories per build: {@value #TRIES} generated cases of three or four
  * mutations, each prefix of which is an input (see {@link HistoryFuzz} for the seeds and mutations, and
  * {@link HistoryFuzzBench} for longer runs). A failure names the case's index and seed, and the smallest failing case
@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HistoryFuzzTest {
     static final int TRIES = 34_000;
-    /** The base seed of every build, so that a build's result does not depend on the day (issue 13). */
+    /** The base seed of every build, so that a build's result does not depend on the day. */
     static final long SEED = 13;
 
     @Test

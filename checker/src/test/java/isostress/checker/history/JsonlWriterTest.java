@@ -14,7 +14,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The JSONL writer goes through Jackson's generator (issue 14 item 4): the lines it always wrote stay byte for byte,
+ * The JSONL writer goes through Jackson's generator: the lines it always wrote stay byte for byte,
  * and every string a history can hold (node and isolation names, side-event fields, string and keyword keys) comes
  * back from the reader as it went in, each line being JSON.
  */

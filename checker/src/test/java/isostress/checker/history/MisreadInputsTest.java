@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Inputs the readers once do not understand got silent wrong verdicts or crashes. Each case names the
+ * Inputs the readers once did not understand got silent wrong verdicts or crashes. Each case names the
  * shape, and asserts the one sentence (file, line, what) that replaced the old behaviour.
  */
 class MisreadInputsTest {

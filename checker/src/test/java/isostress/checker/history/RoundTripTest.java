@@ -87,7 +87,7 @@ class RoundTripTest {
         }
         long index = 0, value = 1;
         int procs = 1 + rnd.nextInt(4);
-        int n = 1 + rnd.nextInt(25); // an empty history is an input error (issue 13), not a history
+        int n = 1 + rnd.nextInt(25); // an empty history is an input error, not a history
         List<Integer> open = new ArrayList<>();
         long[] process = new long[procs];
         for (int p = 0; p < procs; p++) process[p] = p;

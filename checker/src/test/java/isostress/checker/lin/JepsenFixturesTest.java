@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 14 item 6: hand-written Jepsen fixtures (test resources {@code jepsen/}, the expected verdict in each name,
+ * Hand-written Jepsen fixtures (test resources {@code jepsen/}, the expected verdict in each name,
  * as Porcupine's {@code c10-ok.txt}/{@code c10-bad.txt}), keys of any scalar type, and the counterexample's content.
  */
 class JepsenFixturesTest {

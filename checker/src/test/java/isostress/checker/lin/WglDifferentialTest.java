@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link WglSearch} (through {@link Checker}) against {@link RegisterBruteForce} on small random register histories
- * (STYLE.md (f)): simulated atomic registers, which must be valid for both, and mutations of them, on which the two
+ * (every checker has a differential test against an independent reference): simulated atomic registers, which must be valid for both, and mutations of them, on which the two
  * must agree. Each case has its own seed, printed on failure.
  */
 class WglDifferentialTest {

@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * A deliberately naive reference checker for small register histories, for differential tests of the fast checkers
- * (STYLE.md (f)). It shares no code with them and follows the definitions literally:
+ * (an independent reference for the differential tests). It shares no code with them and follows the definitions literally:
  *
  * <ul>
  *   <li>Every subset of the {@code info} transactions is tried as committed (an unknown outcome may be either).</li>

@@ -226,7 +226,7 @@ class SqlCheckerTest {
         assertTrue(r.reason().contains("budget"), r.reason());
     }
 
-    /** Through the one entry and the common JSON (issue 14): the counterexample keeps its predicate. */
+    /** Through the one entry and the common JSON: the counterexample keeps its predicate. */
     @Test
     void jsonHasTheCounterexample() {
         isostress.checker.CheckInput in = new isostress.checker.CheckInput.Sql(writeSkew(), false);

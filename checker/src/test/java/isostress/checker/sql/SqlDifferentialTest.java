@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link SqlChecker} against {@link SqlBruteForceChecker} on small random SQL histories (STYLE.md (f)): simulated
+ * {@link SqlChecker} against {@link SqlBruteForceChecker} on small random SQL histories (a differential test against an independent reference): simulated
  * executions (valid at their own levels) and mutations of them, checked at their own mixed levels or with one level
  * for all (at most {@code isostress.sqlDiff.maxTxns} = 6 transactions, about 40 s for 10,000, so the brute force
  * stays affordable). Any disagreement fails; an unknown from the fast checker counts as one unless the brute force

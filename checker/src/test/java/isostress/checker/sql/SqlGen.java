@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Random SQL histories from a simulated store (STYLE.md (f), like Elle's {@code sim-si-test}): transactions commit
+ * Random SQL histories from a simulated store (for the differential tests, like Elle's {@code sim-si-test}): transactions commit
  * one at a time in a random interleaving of the sessions; each reads from a committed prefix chosen per its level —
  * SER the latest, SI/PC/RA one snapshot no older than its session's last commit (SI also first-committer-wins,
  * losers become {@code fail}), RC a possibly newer prefix per statement (never going back). Such histories are valid

@@ -6,7 +6,7 @@ import isostress.checker.history.Outcome;
 import java.io.IOException;
 import java.io.Writer;
 
-/** Streams a simulated run as JSON lines in the Jepsen op schema (DESIGN.md), without holding it in memory. */
+/** Streams a simulated run as JSON lines in the Jepsen op schema (isostress's history format), without holding it in memory. */
 public final class JsonlSink implements TxnSink {
     private final Writer out;
     private final StringBuilder sb = new StringBuilder(256);

@@ -7,7 +7,7 @@ import isostress.checker.history.Outcome;
 import java.util.Locale;
 
 /**
- * Valid histories of the shapes that fuzzing found to make a checker superlinear (issue 15, item 2), for
+ * Valid histories of the shapes that fuzzing found to make a checker superlinear, for
  * {@code bench shapes}: each is a serial execution (every transaction completes before the next starts), so every
  * level holds, and its size grows with one parameter {@code n}.
  */

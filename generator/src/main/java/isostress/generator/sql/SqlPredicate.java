@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * The WHERE clause of a statement, as one spec that renders both the SQL text (with {@code ?} parameters) and the
  * history's {@code where} JSON ({@code docs/sql-history.md}), so the two can never disagree (the paper's artifact
- * kept a hand-written lambda beside each SQL string, and one of them swapped columns: notes-003 §6.5).
+ * kept a hand-written lambda beside each SQL string, and one of them swapped columns).
  *
  * <p>Only equality on non-null columns and conjunction: the recorder keeps predicates on the immutable columns
  * ({@code id}, {@code grp}) and the {@code deleted} flag, which keeps the checker's conflicts few.

@@ -23,7 +23,7 @@ import java.util.stream.LongStream;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Parallel snapshot isolation (issue 16) against its brute-force reference ({@link PsiBruteForce}, abstract
+ * Parallel snapshot isolation against its brute-force reference ({@link PsiBruteForce}, abstract
  * executions of Cerone, Bernardi &amp; Gotsman, CONCUR 2015) on random small histories: mini-transactions (the mini
  * checker and the general one), rw-register with blind writes and list-append (simulated at every level, then
  * mutated). Zero disagreements allowed; an invalid verdict must come with a counterexample; the checker's "unknown"
