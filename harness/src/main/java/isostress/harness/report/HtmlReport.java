@@ -81,7 +81,7 @@ public final class HtmlReport {
                 + "<a href=\"#timeline\">throughput and latency</a> · <a href=\"#aborts\">aborts per shape</a> · "
                 + "<a href=\"#files\">files</a></nav>\n");
         verdict(b, root.path("check"), root.path("first_violation"));
-        counterexamples(b, runDir, root.path("check"));
+        counterexamples(b, runDir, root.path("check"), root.path("streaming").path("counterexample"));
         timeline(b, root, timeline, LatencyLog.read(runDir));
         shapes(b, root.path("stats"));
         links(b, runDir);
@@ -145,10 +145,20 @@ public final class HtmlReport {
         b.append("</section>\n");
     }
 
-    private static void counterexamples(StringBuilder b, Path runDir, JsonNode check) {
+    /**
+     * @param streamed the first violation found while running (results.json's {@code streaming.counterexample}),
+     *                 shown first: when the run first went wrong, which the end-of-run list need not include
+     */
+    private static void counterexamples(StringBuilder b, Path runDir, JsonNode check, JsonNode streamed) {
         JsonNode anomalies = check.path("anomalies");
         if (!anomalies.isArray() || anomalies.isEmpty()) return;
-        b.append("<section id=\"anomalies\">\n<h2>Counterexamples</h2>\n<p>");
+        b.append("<section id=\"anomalies\">\n<h2>Counterexamples</h2>\n");
+        if (streamed.isObject()) {
+            b.append("<p>First counterexample, found while running:</p>\n");
+            anomaly(b, runDir, streamed, 0, "");
+            b.append("<p>Found by the end-of-run check:</p>\n");
+        }
+        b.append("<p>");
         JsonNode counts = check.path("anomaly_counts");
         boolean first = true;
         for (Iterator<Map.Entry<String, JsonNode>> it = counts.fields(); it.hasNext(); first = false) {
@@ -180,8 +190,9 @@ public final class HtmlReport {
     }
 
     private static void anomaly(StringBuilder b, Path runDir, JsonNode a, int index, String base) {
-        b.append("<article class=\"anomaly\" id=\"a").append(index).append("\">\n<h3>").append(index).append(". ")
-                .append(esc(a.path("name").asText("anomaly")));
+        // Index 0: the counterexample found while running, shown before the numbered list.
+        b.append("<article class=\"anomaly\" id=\"").append(index == 0 ? "first" : "a" + index).append("\">\n<h3>")
+                .append(index == 0 ? "" : index + ". ").append(esc(a.path("name").asText("anomaly")));
         if (a.has("alias")) b.append(" <span class=\"alias\">(").append(esc(a.path("alias").asText())).append(")</span>");
         String level = a.path("level").asText("");
         if (level.equals("own")) level = "the transactions' own levels"; // an SQL history's mixed-level check

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import isostress.checker.explain.ResultJson;
 import isostress.checker.explain.TextRenderer;
+import isostress.checker.model.Anomaly;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
 import isostress.harness.report.LevelTable;
@@ -104,6 +105,7 @@ public final class RunReport {
         m.put("violating_txn", d == null ? null : d.txn());
         m.put("anomaly", d == null ? null : d.anomaly());
         m.put("latency_ms", d == null || d.completedNs() < 0 ? null : ms(d.latencyNs()));
+        if (d != null && d.counterexample() != null) m.put("counterexample", ResultJson.anomaly(d.counterexample()));
         m.put("checks", s.checks());
         m.put("check_ms_max", s.checkMsMax());
         m.put("last_prefix_txns", s.prefixTxns());
@@ -121,6 +123,18 @@ public final class RunReport {
         m.put("found", f.whileRunning() ? "while running" : "by the end-of-run check");
         if (f.whileRunning()) m.put("latency_ms", ms(f.latencyNs()));
         return m;
+    }
+
+    /**
+     * The summary's first counterexample: the first violation found while running when there was one
+     * ({@link FirstCounterexample}), else the end-of-run check's first.
+     */
+    static void printFirstCounterexample(Result r, StreamingReport streaming, PrintWriter out) {
+        Anomaly first = FirstCounterexample.of(r, streaming);
+        if (first == null) return;
+        out.println(first == FirstCounterexample.streamed(streaming)
+                ? "  first counterexample (found while running):" : "  first counterexample:");
+        for (String line : TextRenderer.render(first).split("\n")) out.println("    " + line);
     }
 
     /** ns to ms with one decimal. */
@@ -191,8 +205,7 @@ public final class RunReport {
                     first = false;
                 }
                 out.println();
-                out.println("  first counterexample:");
-                for (String line : TextRenderer.render(r.anomalies().get(0)).split("\n")) out.println("    " + line);
+                printFirstCounterexample(r, o.streaming(), out);
             }
         }
         out.println("  " + o.dir().closingLine());

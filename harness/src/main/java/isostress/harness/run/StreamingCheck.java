@@ -172,10 +172,12 @@ final class StreamingCheck implements AutoCloseable {
         if (a == null) {
             // No listed counterexample (all over the listing limit): the violation still counts, its time unknown.
             IsolationLevel l = r.weakestViolated().get(0);
-            return new Detection(now, -1, null, "violation of " + l, l);
+            return new Detection(now, -1, null, "violation of " + l, l, null);
         }
         Txn last = FirstViolation.lastToComplete(a);
-        return new Detection(now, last.completeTime(), p.label(last.id()), a.name(), a.level());
+        // Premises are sentences already written with the prefix's numbers; mini-transaction counterexamples have none.
+        Anomaly whole = a.premises().isEmpty() ? FirstCounterexample.inWholeHistory(a, p.ids()) : null;
+        return new Detection(now, last.completeTime(), p.label(last.id()), a.name(), a.level(), whole);
     }
 
     /** Stops checking; waits for a check under way to end, so the report is final. */

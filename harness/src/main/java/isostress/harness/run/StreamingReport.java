@@ -1,5 +1,6 @@
 package isostress.harness.run;
 
+import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 
 /**
@@ -25,8 +26,11 @@ public record StreamingReport(Detection detection, int checks, long checkMsMax, 
      *                    the counterexample's transactions to complete, the one that made it a violation; or null
      * @param anomaly     the counterexample's anomaly name, e.g. {@code G2-item}
      * @param level       the weakest level it proves violated
+     * @param counterexample the counterexample itself, its transactions numbered as in the whole history; null when
+     *                    none was listed
      */
-    public record Detection(long detectedNs, long completedNs, String txn, String anomaly, IsolationLevel level) {
+    public record Detection(long detectedNs, long completedNs, String txn, String anomaly, IsolationLevel level,
+                            Anomaly counterexample) {
         /** From the violating transaction's completion to the end of the check that found it, ns; -1 unknown. */
         public long latencyNs() {
             return completedNs < 0 ? -1 : detectedNs - completedNs;

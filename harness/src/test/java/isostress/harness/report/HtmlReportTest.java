@@ -39,6 +39,24 @@ class HtmlReportTest {
         assertTrue(html.contains("completed at 0.46 s or earlier (the end-of-run check"), "an upper bound, said so");
     }
 
+    /** The counterexample found while running comes first, before the end-of-run check's list. */
+    @Test
+    void theCounterexampleFoundWhileRunningIsShownFirst() throws Exception {
+        Path runDir = RunDirFixture.write(dir, true);
+        Path results = runDir.resolve("results.json");
+        String streamed = Files.readString(results).replaceFirst("\\{", "{\"streaming\": {\"checks\": 2, "
+                + "\"counterexample\": {\"name\": \"G2-item\", \"type\": \"G2-item\", \"level\": \"serializable\", "
+                + "\"explanation\": \"found while running\", \"txns\": [{\"id\": 305, "
+                + "\"process\": 1, \"outcome\": \"ok\", \"ops\": [[\"r\", 1, 0]]}], \"steps\": []}},");
+        Files.writeString(results, streamed);
+        String html = Files.readString(HtmlReport.write(runDir));
+        int first = html.indexOf("First counterexample, found while running");
+        assertTrue(first > html.indexOf("id=\"anomalies\""), html.substring(0, Math.min(html.length(), 3000)));
+        assertTrue(html.indexOf("<article class=\"anomaly\" id=\"first\">\n<h3>G2-item") > first, "shown first");
+        assertTrue(html.indexOf("found while running</p>") < html.indexOf("id=\"a1\""), "before the numbered list");
+        assertTrue(html.contains("Found by the end-of-run check:"));
+    }
+
     /** A real sql run (configs/sql-mixed.yaml, seed 1): its SQL counterexample, the per-level aborts, the charts. */
     @Test
     void sqlRunsShowTheirPredicateCounterexamplesAndLevels() throws Exception {
