@@ -19,12 +19,12 @@ import java.util.Set;
  * SI, PC, RA and RC).
  *
  * <p>Steps: [1] {@link SqlIndex} drops aborted transactions, keeps {@code info} ones someone read, and checks local
- * reads, aborted and intermediate reads; [2] so ∪ wr must be acyclic; [3] pco := the {@link Saturation} fixpoint,
+ * reads, aborted and intermediate reads; [2] so ∪ wr must be acyclic; [3] pco := the {@link SqlSaturation} fixpoint,
  * acyclic; [4] conflicts E_h: a read r and key x it did not return, where some writer of x not pco-after r's
  * transaction wrote a value matching WHERE(r) — r must have seen a non-matching version (if none is left: the read
  * missed a row); [5] the versions are chosen by {@link ExtensionSearch} (backtracking over Alg. 3's conflict-free
  * extensions, recomputing the pco fixpoint per choice as the authors' artifact does), each leaf running
- * {@link PrefixSearch} (Alg. 4). A read with no wr edge and no matching candidate needs no choice (§4).
+ * {@link SqlPrefixSearch} (Alg. 4). A read with no wr edge and no matching candidate needs no choice (§4).
  *
  * <p>Departures from the paper, all exact (the differential test checks them against the brute force):
  * SER readers' conflicts are decided inside the prefix search, where the commit order fixes the version they saw;
@@ -154,11 +154,11 @@ final class SqlChecker {
     }
 
     private static Decision decide(SqlIndex ix, Budget b, Map<String, Object> stats) {
-        if (Bits.cyclic(Saturation.soWr(ix))) {
-            return invalidCycle(ix, "cycle in so ∪ wr", Saturation.run(ix, true), false);
+        if (Bits.cyclic(SqlSaturation.soWr(ix))) {
+            return invalidCycle(ix, "cycle in so ∪ wr", SqlSaturation.run(ix, true), false);
         }
-        Saturation.Pco p = Saturation.run(ix, false);
-        if (p.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", Saturation.run(ix, true), false);
+        SqlSaturation.Pco p = SqlSaturation.run(ix, false);
+        if (p.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", SqlSaturation.run(ix, true), false);
         List<Conflict> conflicts = new ArrayList<>();
         for (SqlIndex.Read r : ix.reads) {
             for (int j = 0; j < r.keys.length; j++) {
@@ -182,7 +182,7 @@ final class SqlChecker {
         if (total == 1 && !conflicts.isEmpty()) {
             // One choice only: if it closes a cycle, that cycle is the clearest counterexample.
             for (Conflict c : conflicts) c.read().wr[c.j()] = c.zeros()[0];
-            Saturation.Pco pe = Saturation.run(ix, true);
+            SqlSaturation.Pco pe = SqlSaturation.run(ix, true);
             for (Conflict c : conflicts) c.read().wr[c.j()] = -1;
             if (pe.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", pe, true);
         }
@@ -248,13 +248,13 @@ final class SqlChecker {
         return new Decision(Verdict.INVALID, NO_ORDER, noOrder(ix, conflicts, total));
     }
 
-    private static Decision invalidCycle(SqlIndex ix, String kind, Saturation.Pco p, boolean onWitness) {
-        List<Integer> c = Saturation.cycle(ix.n, p.why());
+    private static Decision invalidCycle(SqlIndex ix, String kind, SqlSaturation.Pco p, boolean onWitness) {
+        List<Integer> c = SqlSaturation.cycle(ix.n, p.why());
         List<String> steps = new ArrayList<>();
         Set<Integer> nodes = new LinkedHashSet<>(c), readers = new LinkedHashSet<>();
         for (int i = 0; i < c.size(); i++) {
             int a = c.get(i), bb = c.get((i + 1) % c.size());
-            long e = Saturation.edge(ix.n, a, bb);
+            long e = SqlSaturation.edge(ix.n, a, bb);
             steps.add(p.why().get(e) + ".");
             Integer reader = p.via().get(e);
             if (reader != null) readers.add(reader);

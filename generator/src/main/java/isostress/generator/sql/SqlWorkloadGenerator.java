@@ -56,7 +56,7 @@ public final class SqlWorkloadGenerator {
         int keys = spec.keys(), groups = spec.groups();
         List<SqlWorkload.Row> init = new ArrayList<>();
         for (long id = 0; id < keys; id++) init.add(new SqlWorkload.Row(id, group(id), 100));
-        List<List<SqlTxn>> sessions = new ArrayList<>();
+        List<List<SqlTxnPlan>> sessions = new ArrayList<>();
         for (int s = 0; s < spec.sessions(); s++) sessions.add(new ArrayList<>());
         for (int t = 0; t < spec.transactions(); t++) {
             int s = t % spec.sessions();
@@ -64,7 +64,7 @@ public final class SqlWorkloadGenerator {
             String level = level();
             List<SqlStatement> stmts = new ArrayList<>(n);
             for (int i = 0; i < n; i++) stmts.add(statement());
-            sessions.get(s).add(new SqlTxn(s, sessions.get(s).size(), level, stmts));
+            sessions.get(s).add(new SqlTxnPlan(s, sessions.get(s).size(), level, stmts));
         }
         return new SqlWorkload(spec, init, sessions);
     }

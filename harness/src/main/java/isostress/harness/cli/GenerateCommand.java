@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import isostress.checker.history.MicroOp;
 import isostress.generator.sql.SqlStatement;
-import isostress.generator.sql.SqlTxn;
+import isostress.generator.sql.SqlTxnPlan;
 import isostress.generator.sql.SqlWorkload;
 import isostress.generator.sql.SqlWorkloadGenerator;
 import isostress.generator.workload.Workload;
@@ -91,8 +91,8 @@ public final class GenerateCommand implements Callable<Integer> {
         SqlWorkload w = SqlWorkloadGenerator.generate(seed == null ? c.workload() : c.workload().withSeed(seed),
                 c.database().isolation().yamlName());
         try (OutputStream os = Files.newOutputStream(out); JsonGenerator g = lines(os)) {
-            for (List<SqlTxn> session : w.sessions()) {
-                for (SqlTxn t : session) {
+            for (List<SqlTxnPlan> session : w.sessions()) {
+                for (SqlTxnPlan t : session) {
                     g.writeStartObject();
                     g.writeNumberField("session", t.session());
                     g.writeNumberField("index", t.index());

@@ -1,6 +1,6 @@
 package isostress.harness.run;
 
-import isostress.generator.sql.SqlTxn;
+import isostress.generator.sql.SqlTxnPlan;
 import isostress.generator.sql.SqlWorkload;
 import isostress.generator.sql.SqlWorkloadGenerator;
 import isostress.generator.workload.Workload;
@@ -14,7 +14,7 @@ import isostress.harness.provision.DbNode;
 import isostress.harness.provision.Leftovers;
 import isostress.harness.provision.Provisioner;
 import isostress.harness.provision.RunningDatabase;
-import isostress.harness.sql.SqlHistoryWriter;
+import isostress.harness.sql.SqlHistoryRecorder;
 import isostress.harness.sql.SqlSession;
 
 import java.io.IOException;
@@ -131,7 +131,7 @@ final class SqlRun {
                 : System.nanoTime() + campaign.duration().toNanos();
         List<SqlSession> sessions = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
-        try (SqlHistoryWriter history = new SqlHistoryWriter(dir.history(), campaign.name(), workload.init())) {
+        try (SqlHistoryRecorder history = new SqlHistoryRecorder(dir.history(), campaign.name(), workload.init())) {
             int n = workload.sessions().size();
             for (int s = 0; s < n; s++) {
                 SqlSession w = new SqlSession(s, s % nodes, n, workload.sessions().get(s), clients, dialect, history,
@@ -167,8 +167,8 @@ final class SqlRun {
         int sessions = w.sessions().size();
         byte[] shape = new byte[w.size()];
         List<String> names = new ArrayList<>();
-        for (List<SqlTxn> s : w.sessions()) {
-            for (SqlTxn t : s) {
+        for (List<SqlTxnPlan> s : w.sessions()) {
+            for (SqlTxnPlan t : s) {
                 String level = SqlSession.historyLevel(t.isolation());
                 if (!names.contains(level)) names.add(level);
                 shape[t.index() * sessions + t.session()] = (byte) names.indexOf(level);

@@ -49,7 +49,7 @@ class PostgresMixedSerializableTest {
         Path history = dir.resolve("history.jsonl");
         try (RunningDatabase db = Provisioner.of(c.database()).start(c.database(), dir, 4);
              Connection a = connect(db); Connection r = connect(db); Connection b = connect(db);
-             SqlHistoryWriter h = new SqlHistoryWriter(history, "mixed", init)) {
+             SqlHistoryRecorder h = new SqlHistoryRecorder(history, "mixed", init)) {
             isostress.harness.db.postgresql.PostgreSql.ACCT.createTable(a, init);
             StatementRunner run = new StatementRunner(isostress.harness.db.postgresql.PostgreSql.ACCT);
             a.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);

@@ -28,14 +28,14 @@ import java.util.Map;
  * </ol>
  * O(rounds · (Σ_r |keys(r)| · |writers| + n³/64)).
  */
-final class Saturation {
+final class SqlSaturation {
     /**
      * The closed pco, whether it is cyclic, and (when explaining) the direct edges with their reasons and, for edges
      * an axiom forced, the reader whose axiom it was (the explanation names it, so the counterexample lists it).
      */
     record Pco(long[][] closed, boolean cyclic, Map<Long, String> why, Map<Long, Integer> via) {}
 
-    private Saturation() {}
+    private SqlSaturation() {}
 
     /** Nodes each read event's earlier reads in the same transaction read from, for RC. */
     static long[][] readBefore(SqlIndex ix) {
