@@ -16,7 +16,7 @@ import java.util.Arrays;
  *
  * <p>Why: pruning needs reachability vectors of nodes x sessions ints (four of them per node under SI), recomputed
  * each round; for ten million list-append transactions that is gigabytes and most of the time, while the witness is
- * one topological sort and one acyclicity check, linear in the edges (issue 15).
+ * one topological sort and one acyclicity check, linear in the edges.
  */
 final class HintWitness {
     private HintWitness() {

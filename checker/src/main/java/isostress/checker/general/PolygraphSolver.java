@@ -28,7 +28,7 @@ import java.util.List;
  *       both sides impossible is a violation, explained by the two cycles. Rounds repeat, with reachability
  *       recomputed, until nothing changes.</li>
  *   <li><b>SAT</b> for what is left: one variable per open pair, solved by Sat4j lazily, as MonoSAT's acyclicity
- *       theory would (notes-002 §2.6 (a)): take a model, add the sides it picks, look for a cycle; if there is one,
+ *       theory would: take a model, add the sides it picks, look for a cycle; if there is one,
  *       the clause "not all of the choices on this cycle" is learned; repeat. A model with no cycle proves the
  *       level; unsatisfiability refutes it, and a minimal set of learned cycles (deletion-based) is the
  *       counterexample: every choice of the open orders closes one of them (PolySI's adjoining cycle set, §5.3).</li>

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * session reachable from the node. Since consecutive members of a session are joined by known edges, what is
  * reachable within a session is a suffix, so "a reaches b" is one comparison: {@code vec(a)[session(b)] <= pos(b)}.
  * Vectors are computed in reverse topological order, O(edges x sessions), and take nodes x sessions ints: the
- * per-session compression PolySI's implementation also relies on (notes-002 §2.5, "reduceEdges"), here carried all
+ * per-session compression PolySI's implementation also relies on (its "reduceEdges"), here carried all
  * the way so that no n x n closure is ever built.
  *
  * <p>Two modes.

@@ -232,7 +232,7 @@ final class SaturationChecker {
      * The transactions a cycle of so ∪ wr ∪ co can visit, or null when there is none: so ∪ wr is part of the
      * dependency graph, so a cycle without co edges stays in one of its cyclic components; one through a co edge
      * u → v visits only transactions v reaches. Edges elsewhere are left out of the search, which then costs what
-     * the violations touch rather than the whole history (issue 15).
+     * the violations touch rather than the whole history.
      */
     private static boolean[] onCycles(MiniContext ctx, EdgeList co) {
         MiniGraph g = ctx.g();

@@ -22,7 +22,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Runs one session's SQL transactions in order on one connection, each at its own isolation level (set before it
- * begins, notes-003 §6.7), and appends each to the history when it ends.
+ * begins), and appends each to the history when it ends.
  *
  * <p>Outcomes come from the database's error codes through the adapter's {@link DatabaseAdapter#classify}, the
  * same rule as the other workloads ({@link Failure#of}): serialization failures and deadlocks are {@code fail}; a
