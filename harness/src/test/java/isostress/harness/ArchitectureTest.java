@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Keeps the two rules of docs/architecture.md that a compiler does not: the harness and the generator use only the
- * checker's small API ("histories in, results out"), and no package cycle exists (issue 14 item 5).
+ * checker's small API ("histories in, results out"), and no package cycle exists; and one naming rule: no two main
+ * classes share a simple name, so a name says which class it is without its package.
  *
  * <p>Both read the compiled main classes of the three modules with {@code jdeps}, the JDK's dependency analyzer, run
  * in-process through {@link ToolProvider} (a second or two). Compiled classes rather than import lines, because a
@@ -108,6 +109,68 @@ class ArchitectureTest {
         assertTrue(graph.size() > 20, "jdeps found almost no packages, so this test checks nothing: " + graph.keySet());
         assertEquals(List.of(), cycles, "packages that import each other in a cycle (each list is one strongly "
                 + "connected component)");
+    }
+
+    @Test
+    void noTwoMainClassesShareASimpleName() throws Exception {
+        Map<String, Set<String>> byName = topLevelClasses(classes(Checker.class), classes(KeyDistribution.class),
+                classes(Main.class));
+        System.out.println(byName.size() + " top-level main classes in the checker, generator and harness");
+        assertTrue(byName.size() > 100, "found almost no classes, so this test checks nothing: " + byName.keySet());
+        assertEquals(Map.of(), twins(byName), "main classes that share a simple name (rename one so its name says "
+                + "what it is)");
+    }
+
+    @Test
+    void twinsAreFound() {
+        Map<String, Set<String>> byName = new TreeMap<>();
+        byName.put("Saturation", new TreeSet<>(Set.of("isostress.checker.general.Saturation",
+                "isostress.checker.sql.Saturation")));
+        byName.put("SqlChecker", new TreeSet<>(Set.of("isostress.checker.sql.SqlChecker")));
+        assertEquals(Map.of("Saturation", Set.of("isostress.checker.general.Saturation",
+                "isostress.checker.sql.Saturation")), twins(byName));
+    }
+
+    /** The names of {@code byName} that more than one class has. */
+    private static Map<String, Set<String>> twins(Map<String, Set<String>> byName) {
+        Map<String, Set<String>> twins = new TreeMap<>();
+        byName.forEach((n, cs) -> {
+            if (cs.size() > 1) twins.put(n, cs);
+        });
+        return twins;
+    }
+
+    /**
+     * The top-level classes in {@code archives} (each a {@code target/classes} directory or a jar; nested and
+     * anonymous classes excluded), by simple name.
+     */
+    private static Map<String, Set<String>> topLevelClasses(Path... archives) throws java.io.IOException {
+        Map<String, Set<String>> byName = new TreeMap<>();
+        for (Path archive : archives) {
+            if (java.nio.file.Files.isDirectory(archive)) {
+                collect(archive, byName);
+            } else {
+                try (java.nio.file.FileSystem jar = java.nio.file.FileSystems.newFileSystem(archive)) {
+                    collect(jar.getPath("/"), byName);
+                }
+            }
+        }
+        return byName;
+    }
+
+    private static void collect(Path root, Map<String, Set<String>> byName) throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(root)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String file = f.getFileName() == null ? "" : f.getFileName().toString();
+                if (!file.endsWith(".class") || file.contains("$") || file.equals("module-info.class")
+                        || file.equals("package-info.class")) continue;
+                String simple = file.substring(0, file.length() - ".class".length());
+                StringBuilder qualified = new StringBuilder();
+                for (Path part : root.relativize(f)) qualified.append(qualified.length() == 0 ? "" : ".").append(part);
+                byName.computeIfAbsent(simple, k -> new TreeSet<>())
+                        .add(qualified.substring(0, qualified.length() - ".class".length()));
+            }
+        }
     }
 
     @Test

@@ -52,16 +52,38 @@ public final class DotRenderer {
      * sentence that forces it; the readers whose axioms forced an edge are drawn too, unconnected, as evidence.
      */
     private static String argument(StringBuilder sb, isostress.checker.model.Argument g) {
-        for (int i = 0; i < g.txnIds().size(); i++) {
-            String let = i < g.let().size() ? g.let().get(i) : "T" + g.txnIds().get(i);
-            sb.append("  T").append(g.txnIds().get(i)).append(" [label=\"").append(esc(wrap(let))).append("\"];\n");
+        List<String> let = ArgumentText.let(g);
+        for (int i = 0; i < let.size(); i++) {
+            sb.append("  ").append(node(g.let().get(i).id())).append(" [label=\"").append(esc(wrap(let.get(i))))
+              .append("\"];\n");
         }
-        List<Long> c = g.cycle();
-        for (int i = 0; i < c.size() && i < g.however().size(); i++) {
-            sb.append("  T").append(c.get(i)).append(" -> T").append(c.get((i + 1) % c.size())).append(" [label=\"")
-              .append(esc(wrap(g.however().get(i)))).append("\", color=").append(color(EdgeKind.CO)).append("];\n");
+        for (isostress.checker.model.Argument.Edge e : g.edges()) {
+            if (e.from() == isostress.checker.model.Argument.INIT || e.to() == isostress.checker.model.Argument.INIT) {
+                sb.append("  init [label=\"init\"];\n");
+                break;
+            }
+        }
+        for (isostress.checker.model.Argument.Edge e : g.edges()) {
+            EdgeKind k = kind(e.reason());
+            sb.append("  ").append(node(e.from())).append(" -> ").append(node(e.to())).append(" [label=\"")
+              .append(esc(wrap(ArgumentText.edge(e)))).append("\", color=").append(color(k)).append(", fontcolor=")
+              .append(color(k));
+            if (k == EdgeKind.CO) sb.append(", style=dashed");
+            sb.append("];\n");
         }
         return sb.append("}\n").toString();
+    }
+
+    /** The DOT node of a transaction of an SQL argument, or of the initial state. */
+    private static String node(long txn) {
+        return txn == isostress.checker.model.Argument.INIT ? "init" : "T" + txn;
+    }
+
+    /** The dependency an SQL commit-order edge stands for, for its colour. */
+    private static EdgeKind kind(isostress.checker.model.Argument.Reason r) {
+        if (r instanceof isostress.checker.model.Argument.ReadFrom) return EdgeKind.WR;
+        if (r instanceof isostress.checker.model.Argument.Visible) return EdgeKind.CO;
+        return EdgeKind.SO;
     }
 
     /** Breaks long SQL lines every ~60 characters at a space, so the graph stays legible. */

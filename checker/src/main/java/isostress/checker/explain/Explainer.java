@@ -22,7 +22,9 @@ final class Explainer {
     }
 
     static String sentence(Anomaly a) {
-        if (a.argument() != null) return a.argument().kind() + ": " + a.argument().message();
+        if (a.argument() != null) {
+            return ArgumentText.kind(a.argument().finding()) + ": " + ArgumentText.message(a.argument());
+        }
         Txn t = a.txns().isEmpty() ? null : a.txns().get(0);
         String reader = t == null ? "?" : t.label();
         MicroOp op = a.op();

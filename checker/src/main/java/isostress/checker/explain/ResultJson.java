@@ -80,19 +80,39 @@ public final class ResultJson {
         return o;
     }
 
-    /** An SQL counterexample's sentences and the rows and predicate it is about. */
+    /**
+     * An SQL counterexample: the rows and predicate it is about, its commit-order edges (each with the reason it is
+     * forced, as a sentence and as data), and the argument in sentences for readers of results.json and the report.
+     */
     private static ObjectNode argument(Argument g) {
         ObjectNode o = MAPPER.createObjectNode();
-        o.put("kind", g.kind());
-        o.put("message", g.message());
+        o.put("kind", ArgumentText.kind(g.finding()));
+        o.put("message", ArgumentText.message(g));
         g.txnIds().forEach(o.putArray("txns")::add);
         if (g.predicate() != null) o.put("predicate", g.predicate());
         if (g.row() != null) o.put("row", g.row());
         if (g.writer() != null) o.put("writer", g.writer());
-        g.let().forEach(o.putArray("let")::add);
-        g.however().forEach(o.putArray("however")::add);
+        ArgumentText.let(g).forEach(o.putArray("let")::add);
+        ArgumentText.however(g).forEach(o.putArray("however")::add);
         if (!g.cycle().isEmpty()) g.cycle().forEach(o.putArray("cycle")::add);
+        if (!g.edges().isEmpty()) {
+            ArrayNode edges = o.putArray("edges");
+            for (Argument.Edge e : g.edges()) {
+                ObjectNode eo = edges.addObject();
+                eo.put("from", ArgumentText.label(e.from()));
+                eo.put("to", ArgumentText.label(e.to()));
+                eo.put("kind", reasonKind(e.reason()));
+                eo.put("reason", ArgumentText.edge(e));
+            }
+        }
         return o;
+    }
+
+    /** so, wr or co: the dependency an SQL commit-order edge stands for. */
+    private static String reasonKind(Argument.Reason r) {
+        if (r instanceof Argument.ReadFrom) return "wr";
+        if (r instanceof Argument.Visible) return "co";
+        return "so";
     }
 
     private static void steps(ArrayNode steps, List<Step> list, java.util.Map<Long, String> keyNames) {

@@ -54,15 +54,14 @@ public final class TextRenderer {
 
     /** An SQL counterexample: what went wrong, the transactions with their statements, then the argument. */
     private static String argument(StringBuilder sb, Argument g) {
-        sb.append(g.kind()).append(": ").append(g.message()).append('\n');
-        if (!g.let().isEmpty()) {
+        sb.append(ArgumentText.kind(g.finding())).append(": ").append(ArgumentText.message(g)).append('\n');
+        List<String> let = ArgumentText.let(g);
+        if (!let.isEmpty()) {
             sb.append("Let:\n");
-            for (String l : g.let()) sb.append("  ").append(l).append('\n');
+            for (String l : let) sb.append("  ").append(l).append('\n');
         }
-        if (!g.however().isEmpty()) {
-            sb.append("However:\n");
-            for (String s : g.however()) sb.append("  ").append(s).append('\n');
-        }
+        sb.append("However:\n");
+        for (String s : ArgumentText.however(g)) sb.append("  ").append(s).append('\n');
         return sb.toString();
     }
 

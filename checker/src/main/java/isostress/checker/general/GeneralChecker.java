@@ -169,7 +169,7 @@ public final class GeneralChecker extends LevelEvaluation {
                 : ((PolygraphSolver.Outcome.Unknown) out).stats();
         Map<String, Object> ps = new java.util.LinkedHashMap<>();
         ps.put("nodes", built.g().n);
-        ps.put("edges", built.g().edges);
+        ps.put("edges", built.g().edges.size);
         ps.put("unordered_pairs", st.constraints);
         ps.put("witness", st.witness);
         ps.put("forced", st.forced);

@@ -16,7 +16,7 @@ import java.util.Arrays;
  *
  * <p>Why: pruning needs reachability vectors of nodes x sessions ints (four of them per node under SI), recomputed
  * each round; for ten million list-append transactions that is gigabytes and most of the time, while the witness is
- * one topological sort and one acyclicity check, linear in the edges (issue 15).
+ * one topological sort and one acyclicity check, linear in the edges.
  */
 final class HintWitness {
     private HintWitness() {
@@ -27,14 +27,14 @@ final class HintWitness {
         if (g.hint == null) return false;
         int[] rank = rank(g, si);
         if (rank == null) return false; // the known dependencies have a cycle: pruning reports it
-        int base = g.edges;
+        int base = g.edges.size;
         try {
             choose(g, rank);
             // When every edge (SER: every chosen one, the rest are in the rank already) goes forward in the rank, it
             // is a topological order of the whole graph, and so of the layered SI graph, which maps onto it: acyclic
             // without building another graph.
             if (forward(g, si ? 0 : base, rank)) return true;
-            return Reachability.topological(Paths.graph(g, si, g.edges)) != null;
+            return Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
         } finally {
             g.truncate(base);
         }
@@ -42,7 +42,7 @@ final class HintWitness {
 
     /** True when every edge from {@code from} on goes from a lower rank to a higher one. */
     private static boolean forward(Polygraph g, int from, int[] rank) {
-        for (int e = from; e < g.edges; e++) if (rank[g.from[e]] >= rank[g.to[e]]) return false;
+        for (int e = from; e < g.edges.size; e++) if (rank[g.edges.from[e]] >= rank[g.edges.to[e]]) return false;
         return true;
     }
 
@@ -83,7 +83,7 @@ final class HintWitness {
     private static int[] rank(Polygraph g, boolean si) {
         int n = g.n;
         Csr known = Csr.build(n, sink -> {
-            for (int e = 0; e < g.edges; e++) if (!si || g.dep(e)) sink.edge(g.from[e], g.to[e], e);
+            for (int e = 0; e < g.edges.size; e++) if (!si || g.dep(e)) sink.edge(g.edges.from[e], g.edges.to[e], e);
         }, false);
         int[] off = known.off, tgt = known.tgt, indeg = new int[n];
         for (int t : tgt) indeg[t]++;

@@ -24,7 +24,7 @@ final class Paths {
 
     private static int weight(Polygraph g, int[] edgeIds) {
         int w = 0;
-        for (int e : edgeIds) if (g.txnOf[g.to[e]] >= 0) w++;
+        for (int e : edgeIds) if (g.txnOf[g.edges.to[e]] >= 0) w++;
         return w;
     }
 
@@ -75,20 +75,20 @@ final class Paths {
 
     /** The graph searched: nodes (SER) or layered states (SI). */
     static Csr graph(Polygraph g, boolean si, int edgeLimit) {
-        if (!si) return Csr.build(g.n, g.from, g.to, null, edgeLimit);
-        int saved = g.edges;
-        g.edges = edgeLimit;
+        if (!si) return Csr.build(g.n, g.edges.from, g.edges.to, null, edgeLimit);
+        int saved = g.edges.size;
+        g.edges.size = edgeLimit;
         try {
             return Reachability.layeredCsr(g);
         } finally {
-            g.edges = saved;
+            g.edges.size = saved;
         }
     }
 
     /** A shortest cycle through edge e (it must exist), as edge ids starting with e. */
     static int[] cycleThrough(Polygraph g, boolean si, int e) {
-        Csr csr = graph(g, si, g.edges);
-        int x = g.from[e], y = g.to[e];
+        Csr csr = graph(g, si, g.edges.size);
+        int x = g.edges.from[e], y = g.edges.to[e];
         int[] starts, targets;
         if (!si) {
             starts = new int[] {y};
@@ -163,7 +163,7 @@ final class Paths {
      * through different tentative edges give different clauses.
      */
     static List<int[]> someCycles(Polygraph g, boolean si, int from, int max, long budget) {
-        Csr csr = graph(g, si, g.edges);
+        Csr csr = graph(g, si, g.edges.size);
         List<int[]> out = new ArrayList<>();
         if (Reachability.topological(csr) != null) return out;
         if (!si && hasTimePoints(g)) return cycles(g, si, csr, max, budget);
@@ -173,8 +173,8 @@ final class Paths {
         int[] parentPos = new int[csr.n], parentNode = new int[csr.n], queue = new int[csr.n];
         int[] touched = new int[csr.n];
         java.util.Set<Integer> seenEdges = new java.util.HashSet<>();
-        for (int e = from; e < g.edges && out.size() < max; e++) {
-            int x = g.from[e], y = g.to[e];
+        for (int e = from; e < g.edges.size && out.size() < max; e++) {
+            int x = g.edges.from[e], y = g.edges.to[e];
             int start, target1, target2;
             if (!si) {
                 start = y;
@@ -228,7 +228,7 @@ final class Paths {
 
     /** Empty when the current graph is acyclic (Kahn's algorithm only), else one short cycle. */
     static List<int[]> acyclicOrCycle(Polygraph g, boolean si, long budget) {
-        Csr csr = graph(g, si, g.edges);
+        Csr csr = graph(g, si, g.edges.size);
         if (Reachability.topological(csr) != null) return new ArrayList<>();
         return cycles(g, si, csr, 1, budget);
     }

@@ -1,5 +1,6 @@
 package isostress.checker.general;
 
+import isostress.checker.graph.EdgeList;
 import isostress.checker.model.EdgeKind;
 
 import java.util.Arrays;
@@ -33,9 +34,8 @@ final class Polygraph {
     /** An order hint per node (completion time), guiding the SAT search's first guesses; null when unknown. */
     long[] hint;
 
-    int edges;
-    int[] from, to, v1, v2;
-    byte[] kind, origin;
+    /** Labels a and b: the two version ids that justify an edge; tag: its origin ({@link #HISTORY}, ...). */
+    final EdgeList edges;
 
     final int keys;
     /** Writers of key k: writer indices wStart[k] .. wStart[k+1]-1, each a node and the version it wrote. */
@@ -67,12 +67,6 @@ final class Polygraph {
         pos = b.pos;
         txnOf = b.txnOf;
         edges = b.edges;
-        from = b.from;
-        to = b.to;
-        v1 = b.v1;
-        v2 = b.v2;
-        kind = b.kind;
-        origin = b.origin;
         keys = b.keys;
         ordered = b.ordered;
         // Writers grouped by key (counting sort, stable), each with the readers of its version.
@@ -152,37 +146,21 @@ final class Polygraph {
     }
 
     EdgeKind kind(int e) {
-        return EdgeKind.of(kind[e]);
+        return EdgeKind.of(edges.kind[e]);
     }
 
     /** True when edge e adds to the dependency part (everything but rw) of the SI graph. */
     boolean dep(int e) {
-        return kind[e] != EdgeKind.RW.code();
+        return edges.kind[e] != EdgeKind.RW.code();
     }
 
     int addEdge(int f, int t, EdgeKind k, int a, int b, byte orig) {
-        if (edges == from.length) grow((int) Math.min(Integer.MAX_VALUE - 16, Math.max(64, edges + (edges >> 1))));
-        from[edges] = f;
-        to[edges] = t;
-        kind[edges] = k.code();
-        v1[edges] = a;
-        v2[edges] = b;
-        origin[edges] = orig;
-        return edges++;
+        return edges.add(f, t, k.code(), a, b, orig);
     }
 
     /** Removes the edges added after the first {@code count} (the solver's tentative choices). */
     void truncate(int count) {
-        edges = count;
-    }
-
-    private void grow(int cap) {
-        from = Arrays.copyOf(from, cap);
-        to = Arrays.copyOf(to, cap);
-        v1 = Arrays.copyOf(v1, cap);
-        v2 = Arrays.copyOf(v2, cap);
-        kind = Arrays.copyOf(kind, cap);
-        origin = Arrays.copyOf(origin, cap);
+        edges.truncate(count);
     }
 
     /** Index in {@link #gw} of the first writer of group g at position >= p, or gFrom[g+1] when none. */
@@ -200,9 +178,7 @@ final class Polygraph {
         final int n, sessions, keys;
         final int[] session, pos, txnOf;
         final int[] readerStart, readerNode;
-        int edges;
-        int[] from, to, v1, v2;
-        byte[] kind, origin;
+        final EdgeList edges;
         int writers;
         int[] wKey = new int[64], wNode = new int[64], wVer = new int[64];
         boolean[] wPlaced = new boolean[64];
@@ -218,13 +194,7 @@ final class Polygraph {
          */
         Builder(int n, int sessions, int[] session, int[] pos, int[] txnOf, int keys, int[] readerStart,
                 int[] readerNode, long edgeCapacity) {
-            int cap = (int) Math.max(64, Math.min(edgeCapacity, Integer.MAX_VALUE - 16));
-            from = new int[cap];
-            to = new int[cap];
-            v1 = new int[cap];
-            v2 = new int[cap];
-            kind = new byte[cap];
-            origin = new byte[cap];
+            edges = new EdgeList(Math.max(64, edgeCapacity), true, false);
             this.n = n;
             this.sessions = sessions;
             this.session = session;
@@ -240,21 +210,7 @@ final class Polygraph {
 
         void edge(int f, int t, EdgeKind k, int a, int b) {
             if (f == t) return;
-            if (edges == from.length) {
-                int c = (int) Math.min(Integer.MAX_VALUE - 16, edges * 2L);
-                from = Arrays.copyOf(from, c);
-                to = Arrays.copyOf(to, c);
-                v1 = Arrays.copyOf(v1, c);
-                v2 = Arrays.copyOf(v2, c);
-                kind = Arrays.copyOf(kind, c);
-                origin = Arrays.copyOf(origin, c);
-            }
-            from[edges] = f;
-            to[edges] = t;
-            kind[edges] = k.code();
-            v1[edges] = a;
-            v2[edges] = b;
-            origin[edges++] = HISTORY;
+            edges.add(f, t, k.code(), a, b, HISTORY);
         }
 
         /**

@@ -16,13 +16,13 @@ record PolygraphCycle(int[] from, int[] to, byte[] kind, int[] v1, int[] v2, byt
         byte[] kd = new byte[k], or = new byte[k];
         for (int i = 0; i < k; i++) {
             int e = edgeIds[i];
-            f[i] = g.from[e];
-            t[i] = g.to[e];
-            a[i] = g.v1[e];
-            b[i] = g.v2[e];
-            kd[i] = g.kind[e];
-            or[i] = g.origin[e];
-            id[i] = g.origin[e] == Polygraph.CHOSEN ? -1 : e;
+            f[i] = g.edges.from[e];
+            t[i] = g.edges.to[e];
+            a[i] = g.edges.a[e];
+            b[i] = g.edges.b[e];
+            kd[i] = g.edges.kind[e];
+            or[i] = g.edges.tag[e];
+            id[i] = g.edges.tag[e] == Polygraph.CHOSEN ? -1 : e;
         }
         return new PolygraphCycle(f, t, kd, a, b, or, id);
     }

@@ -28,7 +28,7 @@ import java.util.List;
  *       both sides impossible is a violation, explained by the two cycles. Rounds repeat, with reachability
  *       recomputed, until nothing changes.</li>
  *   <li><b>SAT</b> for what is left: one variable per open pair, solved by Sat4j lazily, as MonoSAT's acyclicity
- *       theory would (notes-002 §2.6 (a)): take a model, add the sides it picks, look for a cycle; if there is one,
+ *       theory would: take a model, add the sides it picks, look for a cycle; if there is one,
  *       the clause "not all of the choices on this cycle" is learned; repeat. A model with no cycle proves the
  *       level; unsatisfiability refutes it, and a minimal set of learned cycles (deletion-based) is the
  *       counterexample: every choice of the open orders closes one of them (PolySI's adjoining cycle set, §5.3).</li>
@@ -117,9 +117,9 @@ final class PolygraphSolver {
             reach = Reachability.of(g, si, limits.cycleBudget());
             if (reach.cycle != null) return violation(List.of(copy(reach.cycle)));
             if (System.nanoTime() > limits.deadlineNanos()) return unknown("the time limit ran out while pruning");
-            int before = g.edges;
+            int before = g.edges.size;
             frontier(reach);
-            stats.frontierEdges += g.edges - before;
+            stats.frontierEdges += g.edges.size - before;
             if (first) {
                 if (!pairs.enumerate(reach)) {
                     return unknown("more than " + limits.maxConstraints() + " pairs of writers are unordered");
@@ -127,10 +127,10 @@ final class PolygraphSolver {
                 stats.constraints = pairs.cons;
                 first = false;
             }
-            int beforeResolve = g.edges;
+            int beforeResolve = g.edges.size;
             Outcome v = resolve(reach);
             if (v != null) return v;
-            if (g.edges == before && beforeResolve == before) break;
+            if (g.edges.size == before && beforeResolve == before) break;
         }
         stats.pruneMs = (System.nanoTime() - t0) / 1_000_000;
         stats.openAfterPruning = pairs.cons;
@@ -280,7 +280,7 @@ final class PolygraphSolver {
     private PolygraphCycle closing(int i, boolean uFirst, int why, int j) {
         int a = uFirst ? pairs.cu[i] : pairs.cv[i], b = uFirst ? pairs.cv[i] : pairs.cu[i];
         int x = pairs.first(j, uFirst), y = pairs.second(j, uFirst);
-        int mark = g.edges;
+        int mark = g.edges.size;
         int e = why == -2 ? g.addEdge(a, b, EdgeKind.WW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN)
                 : g.addEdge(why, b, EdgeKind.RW, g.wVer[x], g.wVer[y], Polygraph.CHOSEN);
         int[] cyc = Paths.cycleThrough(g, si, e);
@@ -302,7 +302,7 @@ final class PolygraphSolver {
         solver.newVar(pairs.cons);
         int secondsLeft = (int) Math.max(1, (limits.deadlineNanos() - System.nanoTime()) / 1_000_000_000L);
         solver.setTimeout(secondsLeft);
-        int base = g.edges;
+        int base = g.edges.size;
         List<PolygraphCycle> learned = new ArrayList<>();
         List<int[]> clauses = new ArrayList<>();
         try {
@@ -328,11 +328,11 @@ final class PolygraphSolver {
                 int[] owner = new int[16];
                 for (int i = 0; i < pairs.cons; i++) {
                     boolean uFirst = hintUFirst[i] != against[i];
-                    int start = g.edges;
+                    int start = g.edges.size;
                     addSide(i, uFirst);
-                    if (owner.length < g.edges - base) owner = Arrays.copyOf(owner, Math.max(owner.length * 2, g.edges - base));
+                    if (owner.length < g.edges.size - base) owner = Arrays.copyOf(owner, Math.max(owner.length * 2, g.edges.size - base));
                     // The literal that blocks this choice: var i true when it was false, and the other way round.
-                    for (int e = start; e < g.edges; e++) owner[e - base] = against[i] ? -(i + 1) : i + 1;
+                    for (int e = start; e < g.edges.size; e++) owner[e - base] = against[i] ? -(i + 1) : i + 1;
                 }
                 List<int[]> cycles = Paths.someCycles(g, si, base, 1024, limits.cycleBudget());
                 if (cycles.isEmpty()) {

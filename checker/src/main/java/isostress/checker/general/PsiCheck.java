@@ -2,6 +2,7 @@ package isostress.checker.general;
 
 import isostress.checker.graph.Acyclicity;
 import isostress.checker.graph.Csr;
+import isostress.checker.graph.EdgeList;
 import isostress.checker.graph.CycleSearch;
 import isostress.checker.graph.PsiReachability;
 import isostress.checker.graph.TarjanScc;
@@ -47,13 +48,13 @@ final class PsiCheck {
 
     private final Observations o;
     private final KnownVersionOrder order;
-    private int edges;
-    private int[] from = new int[64], to = new int[64], v1 = new int[64], v2 = new int[64];
-    private byte[] kind = new byte[64];
-    /** Per edge, what it rests on: {@link #BY_DATA}, {@link #BY_ARGUMENT} or {@link #OPEN}. */
-    private byte[] basis = new byte[64];
+    /**
+     * The dependency graph: labels a and b are the two versions that justify an edge; the tag is what it rests on:
+     * {@link #BY_DATA}, {@link #BY_ARGUMENT} or {@link #OPEN}.
+     */
+    private EdgeList graph = new EdgeList(64, true, false);
     private int[] readerStart, readers;
-    /** While true, {@link #add} only counts (into {@link #edges}, then {@link #counted}). */
+    /** While true, {@link #add} only counts (into {@link #counted}). */
     private boolean counting;
     private long counted;
     /** The dependency graph of the last search. */
@@ -216,6 +217,9 @@ final class PsiCheck {
     private int search(KnownVersionOrder ord, Sessions ss, int witnesses, Consumer<Anomaly> report) {
         dep = null; // the previous search's graph is garbage now
         build(ord, ss);
+        int edges = graph.size;
+        int[] from = graph.from, to = graph.to;
+        byte[] kind = graph.kind;
         int rn = 0;
         for (int e = 0; e < edges; e++) if (kind[e] == EdgeKind.RW.code()) rn++;
         int[] rf = new int[rn], rt = new int[rn], ri = new int[rn];
@@ -247,19 +251,11 @@ final class PsiCheck {
     private void build(KnownVersionOrder order, Sessions ss) {
         if (readerStart == null) readers();
         counting = true;
-        edges = 0;
+        counted = 0;
         edges(order, ss);
         counting = false;
-        if (counted > from.length) {
-            int cap = (int) Math.min(Integer.MAX_VALUE - 16, counted);
-            from = new int[cap];
-            to = new int[cap];
-            v1 = new int[cap];
-            v2 = new int[cap];
-            kind = new byte[cap];
-            basis = new byte[cap];
-        }
-        edges = 0;
+        if (counted > graph.from.length) graph = new EdgeList(counted, true, false);
+        graph.truncate(0);
         edges(order, ss);
     }
 
@@ -322,24 +318,10 @@ final class PsiCheck {
 
     private void add(int f, int t, EdgeKind k, int a, int b, byte why) {
         if (counting) {
-            counted = ++edges;
+            counted++;
             return;
         }
-        if (edges == from.length) {
-            int cap = 2 * edges;
-            from = Arrays.copyOf(from, cap);
-            to = Arrays.copyOf(to, cap);
-            v1 = Arrays.copyOf(v1, cap);
-            v2 = Arrays.copyOf(v2, cap);
-            kind = Arrays.copyOf(kind, cap);
-            basis = Arrays.copyOf(basis, cap);
-        }
-        from[edges] = f;
-        to[edges] = t;
-        kind[edges] = k.code();
-        v1[edges] = a;
-        v2[edges] = b;
-        basis[edges++] = why;
+        graph.add(f, t, k.code(), a, b, why);
     }
 
     // ---- counterexamples ----
@@ -366,7 +348,7 @@ final class PsiCheck {
             Step s = step(e);
             steps.add(s);
             kinds.add(s.kind());
-            if (basis[e] != BY_DATA && premises.size() < MAX_PREMISES) premises.add(premise(e));
+            if (graph.tag[e] != BY_DATA && premises.size() < MAX_PREMISES) premises.add(premise(e));
         }
         CycleShape shape = CycleShape.of(kinds);
         Set<Integer> ids = new LinkedHashSet<>();
@@ -380,22 +362,22 @@ final class PsiCheck {
     }
 
     private Step step(int e) {
-        EdgeKind k = EdgeKind.of(kind[e]);
-        if (k == EdgeKind.SO) return Step.of(from[e], to[e], k);
-        int a = v1[e];
+        EdgeKind k = EdgeKind.of(graph.kind[e]);
+        if (k == EdgeKind.SO) return Step.of(graph.from[e], graph.to[e], k);
+        int a = graph.a[e];
         long key = o.keyOf[o.verKey[a]];
-        Long next = v2[e] < 0 ? null : o.value(v2[e]);
-        return new Step(from[e], to[e], k, key, o.value(a), next, o.isInitial(a), -1);
+        Long next = graph.b[e] < 0 ? null : o.value(graph.b[e]);
+        return new Step(graph.from[e], graph.to[e], k, key, o.value(a), next, o.isInitial(a), -1);
     }
 
     private Premise premise(int e) {
-        int prev = v1[e], v = v2[e];
+        int prev = graph.a[e], v = graph.b[e];
         long key = o.keyOf[o.verKey[v]];
         String prevName = o.isInitial(prev) ? "the initial value" : "T" + o.verTxn[prev] + "'s " + o.value(prev);
         String write = "T" + o.verTxn[v] + "'s write of key " + key + " (" + o.value(v) + ")";
-        if (basis[e] == OPEN) {
+        if (graph.tag[e] == OPEN) {
             return new Premise(write + " is one of the writes no read places, which all come after " + prevName
-                    + " in an order the history leaves open; whatever it is, T" + from[e] + "'s read of " + prevName
+                    + " in an order the history leaves open; whatever it is, T" + graph.from[e] + "'s read of " + prevName
                     + " is overwritten before " + write + ": rw, then ww", List.of());
         }
         return new Premise(write + " follows " + prevName + ": in any other order some write falls between a read "

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * session reachable from the node. Since consecutive members of a session are joined by known edges, what is
  * reachable within a session is a suffix, so "a reaches b" is one comparison: {@code vec(a)[session(b)] <= pos(b)}.
  * Vectors are computed in reverse topological order, O(edges x sessions), and take nodes x sessions ints: the
- * per-session compression PolySI's implementation also relies on (notes-002 §2.5, "reduceEdges"), here carried all
+ * per-session compression PolySI's implementation also relies on (its "reduceEdges"), here carried all
  * the way so that no n x n closure is ever built.
  *
  * <p>Two modes.
@@ -45,7 +45,7 @@ final class Reachability {
         this.cycle = cycle;
     }
 
-    /** Computes reachability over the first {@code g.edges} edges of {@code g}. */
+    /** Computes reachability over the first {@code g.edges.size} edges of {@code g}. */
     static Reachability of(Polygraph g, boolean si, long cycleBudget) {
         return si ? layered(g, cycleBudget) : plain(g, cycleBudget);
     }
@@ -105,8 +105,8 @@ final class Reachability {
     // ---- computation ----
 
     private static Reachability plain(Polygraph g, long cycleBudget) {
-        int n = g.n, S = g.sessions, m = g.edges;
-        Csr csr = Csr.build(n, g.from, g.to, null, m);
+        int n = g.n, S = g.sessions, m = g.edges.size;
+        Csr csr = Csr.build(n, g.edges.from, g.edges.to, null, m);
         int[] order = topological(csr);
         if (order == null) return withCycle(false, S, g, Paths.cycles(g, false, csr, 1, cycleBudget).get(0));
         int[] vec = new int[n * S];
@@ -130,7 +130,7 @@ final class Reachability {
     }
 
     private static Reachability layered(Polygraph g, long cycleBudget) {
-        int n = g.n, S = g.sessions, m = g.edges;
+        int n = g.n, S = g.sessions, m = g.edges.size;
         Csr csr = layeredCsr(g);
         int[] order = topological(csr);
         if (order == null) return withCycle(true, S, g, Paths.cycles(g, true, csr, 1, cycleBudget).get(0));
@@ -165,13 +165,13 @@ final class Reachability {
 
     /** The layered graph of {@link Reachability}'s SI mode; edge ids are the polygraph's. */
     static Csr layeredCsr(Polygraph g) {
-        int m = g.edges;
+        int m = g.edges.size;
         int count = 0;
         for (int e = 0; e < m; e++) count += g.dep(e) ? 2 : 1;
         int[] f = new int[count], t = new int[count], ids = new int[count];
         int j = 0;
         for (int e = 0; e < m; e++) {
-            int x = g.from[e], y = g.to[e];
+            int x = g.edges.from[e], y = g.edges.to[e];
             if (g.dep(e)) {
                 f[j] = 2 * x;
                 t[j] = 2 * y + 1;

@@ -1,6 +1,7 @@
 package isostress.checker.general;
 
 import isostress.checker.graph.Csr;
+import isostress.checker.graph.EdgeList;
 import isostress.checker.model.Anomaly;
 import isostress.checker.model.AnomalyType;
 import isostress.checker.model.CycleShape;
@@ -48,9 +49,8 @@ final class Saturation {
     private final Consumer<Anomaly> report;
     private final int maxReported;
     // Graph: so, wr (every external read), ww (known order), co.
-    private int edges;
-    private int[] from = new int[64], to = new int[64], ekey = new int[64], ever = new int[64], ewit = new int[64];
-    private byte[] ekind = new byte[64];
+    // Labels: a = the dense key, b = the version; witness = the reader whose axiom forced a co edge.
+    private final EdgeList graph = new EdgeList(64, false, true);
     private int violations;
 
     private Saturation(Observations o, IsolationLevel level, Consumer<Anomaly> report, int maxReported) {
@@ -147,7 +147,7 @@ final class Saturation {
             return List.of(new Step(t2, t3, EdgeKind.WR, o.keyOf[k], o.value(ver), null, false, -1));
         }
         if (why == -1) return List.of(Step.of(t2, t3, EdgeKind.SO));
-        int[] path = Paths.shortestPath(Csr.build(o.n, from, to, null, baseEdgeCount), new int[] {t2},
+        int[] path = Paths.shortestPath(Csr.build(o.n, graph.from, graph.to, null, baseEdgeCount), new int[] {t2},
                 new int[] {t3}, -1);
         List<Step> out = new ArrayList<>();
         if (path != null) for (int e : path) out.add(step(e));
@@ -166,7 +166,7 @@ final class Saturation {
                 if (w >= 0 && w != t) addEdge(w, t, EdgeKind.WR, o.readKey[i], o.readVer[i], -1);
             }
         }
-        baseEdgeCount = edges;
+        baseEdgeCount = graph.size;
         if (o.chainStart == null) return;
         // Known version order: ww along each chain, and to the appends no read observed.
         boolean[] inChain = new boolean[o.versions];
@@ -198,7 +198,7 @@ final class Saturation {
      * of so ∪ wr ∪ ww (ww orders a list's writers before those who read past them); null when that graph is cyclic.
      */
     private int[][] causalPasts() {
-        Csr csr = Csr.build(o.n, from, to, null, edges);
+        Csr csr = Csr.build(o.n, graph.from, graph.to, null, graph.size);
         int[] order = Reachability.topological(csr);
         if (order == null) return null;
         int S = ss.count;
@@ -228,7 +228,7 @@ final class Saturation {
 
     /** Reports the cycles of so ∪ wr ∪ ww ∪ co; returns how many (one per cyclic component). */
     private int cycles() {
-        Csr csr = Csr.build(o.n, from, to, null, edges);
+        Csr csr = Csr.build(o.n, graph.from, graph.to, null, graph.size);
         if (Reachability.topological(csr) != null) return 0;
         int found = 0;
         // One cycle per cyclic component, shortest first found by BFS.
@@ -251,17 +251,18 @@ final class Saturation {
     }
 
     private Step step(int e) {
-        EdgeKind k = EdgeKind.of(ekind[e]);
+        EdgeKind k = EdgeKind.of(graph.kind[e]);
+        int[] from = graph.from, to = graph.to;
         if (k == EdgeKind.SO) return Step.of(from[e], to[e], k);
-        long key = o.keyOf[ekey[e]];
-        int v = ever[e];
+        long key = o.keyOf[graph.a[e]];
+        int v = graph.b[e];
         switch (k) {
             case WR:
                 return new Step(from[e], to[e], k, key, o.value(v), null, o.isInitial(v), -1);
             case WW:
-                return new Step(from[e], to[e], k, key, o.value(v), o.value(o.written(to[e], ekey[e])), false, -1);
+                return new Step(from[e], to[e], k, key, o.value(v), o.value(o.written(to[e], graph.a[e])), false, -1);
             default: // CO: T3 (witness) observed from[e] yet read version v from to[e]
-                return new Step(from[e], to[e], k, key, o.value(v), null, o.isInitial(v), ewit[e]);
+                return new Step(from[e], to[e], k, key, o.value(v), null, o.isInitial(v), graph.witness[e]);
         }
     }
 
@@ -294,21 +295,7 @@ final class Saturation {
     }
 
     private void addEdge(int f, int t, EdgeKind k, int key, int ver, int witness) {
-        if (edges == from.length) {
-            int c = edges * 2;
-            from = Arrays.copyOf(from, c);
-            to = Arrays.copyOf(to, c);
-            ekey = Arrays.copyOf(ekey, c);
-            ever = Arrays.copyOf(ever, c);
-            ewit = Arrays.copyOf(ewit, c);
-            ekind = Arrays.copyOf(ekind, c);
-        }
-        from[edges] = f;
-        to[edges] = t;
-        ekind[edges] = k.code();
-        ekey[edges] = key;
-        ever[edges] = ver;
-        ewit[edges++] = witness;
+        graph.addWitnessed(f, t, k.code(), key, ver, witness);
     }
 
     /** Per key and session, the committed writers in session order, for "the last writer of x at or before p". */

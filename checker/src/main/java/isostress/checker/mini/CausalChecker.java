@@ -3,6 +3,7 @@ package isostress.checker.mini;
 import isostress.checker.index.RegisterIndex;
 import isostress.checker.index.TxnReads;
 import isostress.checker.graph.Csr;
+import isostress.checker.graph.EdgeList;
 import isostress.checker.graph.TarjanScc;
 import isostress.checker.history.History;
 import isostress.checker.model.EdgeKind;
@@ -43,7 +44,7 @@ final class CausalChecker {
             return new Outcome(0, "the reachability search for causal stale reads exceeded its budget of "
                     + ctx.options().reachabilityBudget() + " edge visits");
         }
-        SaturationChecker.CoEdges co = new SaturationChecker.CoEdges();
+        EdgeList co = new EdgeList(8, false, true);
         if (ctx.g().hasSiblingEdges()) {
             String why = crossBranchEdges(ctx, co, budget);
             if (why != null) return new Outcome(found, why);
@@ -124,7 +125,7 @@ final class CausalChecker {
      * Co edges from writers below a lost update that are causal predecessors of a reader of another branch.
      * Returns null, or why the check could not be completed.
      */
-    private static String crossBranchEdges(MiniContext ctx, SaturationChecker.CoEdges co, long[] budget) {
+    private static String crossBranchEdges(MiniContext ctx, EdgeList co, long[] budget) {
         RegisterIndex m = ctx.m();
         History h = m.h;
         // Writers in the subtrees of the children of divergent versions get bits, grouped by key.
@@ -176,7 +177,7 @@ final class CausalChecker {
                         int t2a = writerAt[b];
                         int t2 = m.accTxn[t2a];
                         if (t2 == t3 || t2 == t1 || m.descendantOrSelf(t2a, s) || m.descendantOrSelf(s, t2a)) continue;
-                        if (t1 >= 0) co.add(t2, t1, x, s, t3);
+                        if (t1 >= 0) co.addWitnessed(t2, t1, EdgeKind.CO.code(), x, s, t3);
                     }
                 }
             }

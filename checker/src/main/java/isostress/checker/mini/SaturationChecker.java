@@ -5,6 +5,7 @@ import isostress.checker.index.TxnReads;
 import isostress.checker.graph.Csr;
 import isostress.checker.history.History;
 import isostress.checker.history.LongPairIntMap;
+import isostress.checker.graph.EdgeList;
 import isostress.checker.model.EdgeKind;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.MtcAnomaly;
@@ -37,7 +38,7 @@ final class SaturationChecker {
     private final MiniContext ctx;
     private final RegisterIndex m;
     private final IsolationLevel level;
-    final CoEdges co = new CoEdges();
+    final EdgeList co = new EdgeList(8, false, true);
     int immediate;
     private int[] predFirstRead;
 
@@ -87,7 +88,7 @@ final class SaturationChecker {
                 // repeated read of another version adds its wr edge here.
                 int acc = m.access(t3, rt.key[i]);
                 int w = m.versionTxn(src);
-                if (o != m.accReadOp[acc] && w >= 0 && src != m.accSource[acc]) co.addRead(w, t3, m.accKey[acc], src);
+                if (o != m.accReadOp[acc] && w >= 0 && src != m.accSource[acc]) co.addWitnessed(w, t3, EdgeKind.WR.code(), m.accKey[acc], src, -1);
             }
             int np = 0;
             if (level == IsolationLevel.READ_ATOMIC) {
@@ -157,7 +158,7 @@ final class SaturationChecker {
             immediate++;
             ctx.anomalies().add(ctx.reporter().staleRead(staleReadCycle(ctx, t3, s, pa, p, viaSession), alias));
         } else if (!m.descendantOrSelf(s, pa) && t1 >= 0 && m.inForest(pa)) {
-            co.add(p, t1, x, s, t3);
+            co.addWitnessed(p, t1, EdgeKind.CO.code(), x, s, t3);
         }
     }
 
@@ -182,7 +183,7 @@ final class SaturationChecker {
     }
 
     /** so ∪ wr ∪ co must be acyclic; reports each cyclic component. */
-    static int acyclic(MiniContext ctx, CoEdges co, IsolationLevel level) {
+    static int acyclic(MiniContext ctx, EdgeList co, IsolationLevel level) {
         MiniGraph g = ctx.g();
         Csr main = g.main();
         boolean[] keep = onCycles(ctx, co);
@@ -219,7 +220,7 @@ final class SaturationChecker {
             List<Step> steps = new ArrayList<>(positions.length);
             for (int pos : positions) {
                 int id = s.id(pos);
-                steps.add(id >= 0 ? ctx.reporter().step(id) : co.step(ctx.m(), -id - 1));
+                steps.add(id >= 0 ? ctx.reporter().step(id) : coStep(co, ctx.m(), -id - 1));
             }
             return steps;
         }, steps -> steps.stream().anyMatch(st -> st.kind() == EdgeKind.CO)
@@ -233,7 +234,7 @@ final class SaturationChecker {
      * u → v visits only transactions v reaches. Edges elsewhere are left out of the search, which then costs what
      * the violations touch rather than the whole history.
      */
-    private static boolean[] onCycles(MiniContext ctx, CoEdges co) {
+    private static boolean[] onCycles(MiniContext ctx, EdgeList co) {
         MiniGraph g = ctx.g();
         Csr main = g.main();
         int n = main.n;
@@ -282,38 +283,13 @@ final class SaturationChecker {
     }
 
     /**
-     * Edges added to so ∪ wr: commit-order edges forced by an axiom (witness = the reading transaction), and wr
-     * edges of repeated reads (witness = -1).
+     * Edge {@code i} of {@code co}, the edges added to so ∪ wr: a commit-order edge forced by an axiom (its witness
+     * the reading transaction, labels the dense key and version), or a wr edge of a repeated read (witness -1).
      */
-    static final class CoEdges {
-        int size;
-        int[] from = new int[8], to = new int[8], key = new int[8], ver = new int[8], witness = new int[8];
-
-        /** A wr edge: reader read version {@code v} of dense key {@code k}, written by {@code writer}. */
-        void addRead(int writer, int reader, int k, int v) {
-            add(writer, reader, k, v, -1);
-        }
-
-        void add(int f, int t, int k, int v, int w) {
-            if (size == from.length) {
-                int n = size * 2;
-                from = Arrays.copyOf(from, n);
-                to = Arrays.copyOf(to, n);
-                key = Arrays.copyOf(key, n);
-                ver = Arrays.copyOf(ver, n);
-                witness = Arrays.copyOf(witness, n);
-            }
-            from[size] = f;
-            to[size] = t;
-            key[size] = k;
-            ver[size] = v;
-            witness[size++] = w;
-        }
-
-        Step step(RegisterIndex m, int i) {
-            EdgeKind k = witness[i] < 0 ? EdgeKind.WR : EdgeKind.CO;
-            return new Step(from[i], to[i], k, m.keyOf[key[i]], m.versionValue(ver[i]), null,
-                    ver[i] >= m.accCount, witness[i]);
-        }
+    static Step coStep(EdgeList co, RegisterIndex m, int i) {
+        int w = co.witness[i];
+        EdgeKind k = w < 0 ? EdgeKind.WR : EdgeKind.CO;
+        return new Step(co.from[i], co.to[i], k, m.keyOf[co.a[i]], m.versionValue(co.b[i]), null,
+                co.b[i] >= m.accCount, w);
     }
 }

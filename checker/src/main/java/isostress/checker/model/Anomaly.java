@@ -19,7 +19,8 @@ import java.util.Map;
  * @param key      the key involved in non-cycle anomalies and lost updates, else null
  * @param premises  the derived orders the cycle uses, each with its justification, or the cases of a case split
  *                  (general histories, where the version order is inferred); empty otherwise
- * @param argument  SQL histories: the counterexample in sentences (txns and steps are then empty); else null
+ * @param argument  SQL histories: the counterexample, its rows, predicates and commit-order edges (txns and steps
+ *                  are then empty); else null
  * @param keyNames  how the history spells its non-integer keys ({@code :x}, {@code "x"}) by id, so renderers show
  *                  the input's key and not its id; empty when every key is an integer
  *

@@ -13,7 +13,7 @@ import java.util.List;
  * all become pco-after the reader needs no choice any more (the §4 argument for non-conflicts: the co-latest visible
  * writer is then non-matching and adding that edge adds no visibility); [4] a conflict with matching writers left but
  * no non-matching version left cuts the branch. The next conflict is the one with the fewest versions left
- * (first-fail). Leaves run {@link PrefixSearch} (Alg. 4).
+ * (first-fail). Leaves run {@link SqlPrefixSearch} (Alg. 4).
  */
 final class ExtensionSearch {
     enum Outcome { FOUND, NONE, BUDGET, RESTART }
@@ -42,13 +42,13 @@ final class ExtensionSearch {
 
     /**
      * @param conflicts    the conflicts whose versions this search chooses
-     * @param serConflicts the conflicts of SER readers, left to {@link PrefixSearch} (the commit order decides them)
+     * @param serConflicts the conflicts of SER readers, left to {@link SqlPrefixSearch} (the commit order decides them)
      */
     ExtensionSearch(SqlIndex ix, List<Conflict> conflicts, List<Conflict> serConflicts, SqlChecker.Budget budget) {
         this(ix, conflicts, serConflicts, List.of(), budget);
     }
 
-    /** @param rcConflicts RC conflicts for {@link PrefixSearch} to resolve greedily (a fast path: NONE is not final) */
+    /** @param rcConflicts RC conflicts for {@link SqlPrefixSearch} to resolve greedily (a fast path: NONE is not final) */
     ExtensionSearch(SqlIndex ix, List<Conflict> conflicts, List<Conflict> serConflicts, List<Conflict> rcConflicts,
                     SqlChecker.Budget budget) {
         this.rcConflicts = rcConflicts;
@@ -128,8 +128,8 @@ final class ExtensionSearch {
         }
         if (best < 0) {
             leaves++;
-            PrefixSearch.Outcome o = new PrefixSearch(ix, pco, budget, serConflicts, rcConflicts).run();
-            return o == PrefixSearch.Outcome.FOUND ? Outcome.FOUND : o == PrefixSearch.Outcome.BUDGET ? Outcome.BUDGET : Outcome.NONE;
+            SqlPrefixSearch.Outcome o = new SqlPrefixSearch(ix, pco, budget, serConflicts, rcConflicts).run();
+            return o == SqlPrefixSearch.Outcome.FOUND ? Outcome.FOUND : o == SqlPrefixSearch.Outcome.BUDGET ? Outcome.BUDGET : Outcome.NONE;
         }
         Conflict c = conflicts.get(best);
         assigned[best] = true;
@@ -137,7 +137,7 @@ final class ExtensionSearch {
         try {
             for (int z : order(c, pco)) {
                 c.read().wr[c.j()] = z;
-                Saturation.Pco p = Saturation.run(ix, false, pco);
+                SqlSaturation.Pco p = SqlSaturation.run(ix, false, pco);
                 Outcome o = p.cyclic() ? Outcome.NONE : extend(p.closed());
                 if (o != Outcome.NONE) return o;
             }

@@ -95,7 +95,7 @@ final class RcSat {
         s.newVar(next);
         long secs = Math.max(1, (deadlineNanos - System.nanoTime() + 999_999_999L) / 1_000_000_000L);
         s.setTimeout((int) Math.min(Integer.MAX_VALUE, secs));
-        long[][] readBefore = Saturation.readBefore(ix);
+        long[][] readBefore = SqlSaturation.readBefore(ix);
         try {
             for (int a = 0; a < n; a++) {
                 for (int b = 0; b < n; b++) if (a != b && Bits.get(pco[a], b)) s.addClause(new VecInt(new int[]{before(a, b)}));
@@ -112,7 +112,7 @@ final class RcSat {
                     }
                 }
             }
-            long[][] soWrPred = Saturation.soWrPred(ix);
+            long[][] soWrPred = SqlSaturation.soWrPred(ix);
             for (int u = 1; u < n; u++) {
                 if (ix.level[u] == IsolationLevel.READ_ATOMIC) {
                     readAtomic(s, u, soWrPred[u], byRead, idxByRead, cand, var);

@@ -1,5 +1,6 @@
 package isostress.checker.sql;
 
+import isostress.checker.model.Argument;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.sql.ExtensionSearch.Conflict;
 import isostress.checker.model.Verdict;
@@ -19,12 +20,12 @@ import java.util.Set;
  * SI, PC, RA and RC).
  *
  * <p>Steps: [1] {@link SqlIndex} drops aborted transactions, keeps {@code info} ones someone read, and checks local
- * reads, aborted and intermediate reads; [2] so ∪ wr must be acyclic; [3] pco := the {@link Saturation} fixpoint,
+ * reads, aborted and intermediate reads; [2] so ∪ wr must be acyclic; [3] pco := the {@link SqlSaturation} fixpoint,
  * acyclic; [4] conflicts E_h: a read r and key x it did not return, where some writer of x not pco-after r's
  * transaction wrote a value matching WHERE(r) — r must have seen a non-matching version (if none is left: the read
  * missed a row); [5] the versions are chosen by {@link ExtensionSearch} (backtracking over Alg. 3's conflict-free
  * extensions, recomputing the pco fixpoint per choice as the authors' artifact does), each leaf running
- * {@link PrefixSearch} (Alg. 4). A read with no wr edge and no matching candidate needs no choice (§4).
+ * {@link SqlPrefixSearch} (Alg. 4). A read with no wr edge and no matching candidate needs no choice (§4).
  *
  * <p>Departures from the paper, all exact (the differential test checks them against the brute force):
  * SER readers' conflicts are decided inside the prefix search, where the commit order fixes the version they saw;
@@ -154,11 +155,11 @@ final class SqlChecker {
     }
 
     private static Decision decide(SqlIndex ix, Budget b, Map<String, Object> stats) {
-        if (Bits.cyclic(Saturation.soWr(ix))) {
-            return invalidCycle(ix, "cycle in so ∪ wr", Saturation.run(ix, true), false);
+        if (Bits.cyclic(SqlSaturation.soWr(ix))) {
+            return invalidCycle(ix, false, SqlSaturation.run(ix, true), false);
         }
-        Saturation.Pco p = Saturation.run(ix, false);
-        if (p.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", Saturation.run(ix, true), false);
+        SqlSaturation.Pco p = SqlSaturation.run(ix, false);
+        if (p.cyclic()) return invalidCycle(ix, true, SqlSaturation.run(ix, true), false);
         List<Conflict> conflicts = new ArrayList<>();
         for (SqlIndex.Read r : ix.reads) {
             for (int j = 0; j < r.keys.length; j++) {
@@ -182,9 +183,9 @@ final class SqlChecker {
         if (total == 1 && !conflicts.isEmpty()) {
             // One choice only: if it closes a cycle, that cycle is the clearest counterexample.
             for (Conflict c : conflicts) c.read().wr[c.j()] = c.zeros()[0];
-            Saturation.Pco pe = Saturation.run(ix, true);
+            SqlSaturation.Pco pe = SqlSaturation.run(ix, true);
             for (Conflict c : conflicts) c.read().wr[c.j()] = -1;
-            if (pe.cyclic()) return invalidCycle(ix, "cycle in so ∪ wr ∪ saturated co", pe, true);
+            if (pe.cyclic()) return invalidCycle(ix, true, pe, true);
         }
         List<Conflict> chosen = new ArrayList<>(), ser = new ArrayList<>(), rc = new ArrayList<>();
         for (Conflict c : conflicts) {
@@ -248,98 +249,66 @@ final class SqlChecker {
         return new Decision(Verdict.INVALID, NO_ORDER, noOrder(ix, conflicts, total));
     }
 
-    private static Decision invalidCycle(SqlIndex ix, String kind, Saturation.Pco p, boolean onWitness) {
-        List<Integer> c = Saturation.cycle(ix.n, p.why());
-        List<String> steps = new ArrayList<>();
+    private static Decision invalidCycle(SqlIndex ix, boolean saturated, SqlSaturation.Pco p, boolean onWitness) {
+        List<Integer> c = SqlSaturation.cycle(ix.n, p.why());
+        List<Argument.Edge> edges = new ArrayList<>();
         Set<Integer> nodes = new LinkedHashSet<>(c), readers = new LinkedHashSet<>();
         for (int i = 0; i < c.size(); i++) {
             int a = c.get(i), bb = c.get((i + 1) % c.size());
-            long e = Saturation.edge(ix.n, a, bb);
-            steps.add(p.why().get(e) + ".");
-            Integer reader = p.via().get(e);
-            if (reader != null) readers.add(reader);
+            Argument.Reason why = p.why().get(SqlSaturation.edge(ix.n, a, bb));
+            edges.add(new Argument.Edge(ix.id(a), ix.id(bb), why));
+            if (why instanceof Argument.Visible v) readers.add(ix.node(v.read().txn()));
         }
         nodes.addAll(readers); // the readers whose axioms forced an edge: their statements are the evidence
-        StringBuilder cyc = new StringBuilder();
-        for (int v : c) cyc.append(ix.label(v)).append(" < ");
-        cyc.append(ix.label(c.get(0)));
-        steps.add("So " + cyc + " in every commit order: a contradiction!");
-        String msg = "every commit order would need " + cyc;
-        SqlViolation v = violation(ix, kind, msg, nodes, null, null, null, steps);
-        List<Long> ids = new ArrayList<>();
-        for (int node : c) if (node != 0) ids.add(ix.txn[node].id());
-        v = new SqlViolation(v.kind(), v.message(), v.txns(), null, null, null, v.let(), v.steps(), ids);
-        return new Decision(Verdict.INVALID, kind + ": " + msg, v, onWitness);
+        SqlViolation v = violation(ix, new Argument.CommitOrderCycle(saturated), edges, nodes, null, null, null);
+        return new Decision(Verdict.INVALID, v.kind() + ": " + v.message(), v, onWitness);
     }
 
-    private static SqlViolation violation(SqlIndex ix, String kind, String msg, Set<Integer> nodes, String pred,
-                                          String key, String writer, List<String> steps) {
-        List<Long> ids = new ArrayList<>();
-        List<String> let = new ArrayList<>();
-        for (int v : nodes) {
-            if (v == 0) continue;
-            ids.add(ix.txn[v].id());
-            let.add(SqlIndex.describe(ix.txn[v]));
-        }
-        return new SqlViolation(kind, msg, ids, pred, key, writer, let, steps);
+    private static SqlViolation violation(SqlIndex ix, Argument.Finding f, List<Argument.Edge> edges,
+                                          Set<Integer> nodes, String pred, String key, String writer) {
+        List<Argument.SqlTxnFacts> let = new ArrayList<>();
+        for (int v : nodes) if (v != 0) let.add(SqlIndex.facts(ix.txn[v]));
+        return new SqlViolation(new Argument(let, f, edges, pred, key, writer));
     }
 
-    private static String candidate(SqlIndex ix, int t, int key) {
-        SqlIndex.Ver v = ix.finalWrite(t, key);
-        return ix.label(t) + (t == 0 ? "" : " (" + v.writeId() + ")") + " = " + Predicate.row(v.value());
+    /** The conflict's read as a counterexample names it, with the versions that would match it. */
+    private static Argument.Read read(SqlIndex ix, Conflict c) {
+        return ix.read(c.read().node, c.read().op);
     }
 
-    private static String missedLine(SqlIndex ix, Conflict c) {
-        SqlIndex.Read r = c.read();
-        int key = r.keys[c.j()];
-        StringBuilder sb = new StringBuilder();
-        sb.append(ix.label(r.node)).append(" (").append(ix.level[r.node].alias()).append(")'s ")
-                .append(r.op instanceof SqlOp.Select ? "SELECT * FROM " : r.op instanceof SqlOp.Update ? "UPDATE " : "DELETE FROM ").append(r.op.table()).append(" WHERE ")
-                .append(r.where().sql()).append(" did not return ").append(ix.keyNames.get(key)).append(", although ");
-        for (int i = 0; i < c.ones().length; i++) sb.append(i > 0 ? " and " : "").append(candidate(ix, c.ones()[i], key));
-        sb.append(c.ones().length == 1 ? " matches" : " match");
-        return sb.toString();
+    private static List<Argument.Version> versions(SqlIndex ix, int[] writers, int key) {
+        List<Argument.Version> out = new ArrayList<>(writers.length);
+        for (int t : writers) out.add(ix.version(t, key));
+        return out;
     }
 
     private static SqlViolation missed(SqlIndex ix, Conflict c) {
         SqlIndex.Read r = c.read();
         int key = r.keys[c.j()];
-        List<String> steps = new ArrayList<>();
-        steps.add(missedLine(ix, c) + ".");
-        steps.add("Every version of " + ix.keyNames.get(key) + " it could have seen matches (the other writers commit after "
-                + ix.label(r.node) + " in every order), so it must have returned the row: a contradiction!");
+        String row = ix.keyNames.get(key);
         Set<Integer> nodes = new LinkedHashSet<>();
         nodes.add(r.node);
         for (int t : c.ones()) nodes.add(t);
-        String msg = missedLine(ix, c);
-        return violation(ix, MISSED, msg, nodes, r.where().sql(), ix.keyNames.get(key),
-                c.ones()[0] == 0 ? SqlHistory.INIT : ix.finalWrite(c.ones()[0], key).writeId(), steps);
+        Argument.Finding f = new Argument.MissedRow(read(ix, c), row, versions(ix, c.ones(), key));
+        return violation(ix, f, List.of(), nodes, r.where().sql(), row,
+                c.ones()[0] == 0 ? SqlHistory.INIT : ix.finalWrite(c.ones()[0], key).writeId());
     }
 
     private static SqlViolation noOrder(SqlIndex ix, List<Conflict> conflicts, long total) {
-        List<String> steps = new ArrayList<>();
+        List<Argument.Conflict> found = new ArrayList<>();
         Set<Integer> nodes = new LinkedHashSet<>();
         for (Conflict c : conflicts) {
             int key = c.read().keys[c.j()];
             nodes.add(c.read().node);
             for (int t : c.ones()) nodes.add(t);
             for (int t : c.zeros()) nodes.add(t);
-            StringBuilder sb = new StringBuilder(missedLine(ix, c)).append("; so it saw one of: ");
-            for (int i = 0; i < c.zeros().length; i++) sb.append(i > 0 ? ", " : "").append(candidate(ix, c.zeros()[i], key));
-            sb.append(", and under ").append(ix.level[c.read().node].alias()).append(" the matching ")
-                    .append(c.ones().length == 1 ? "version" : "versions").append(" must not be visible to it ")
-                    .append(ix.level[c.read().node] == IsolationLevel.SERIALIZABLE ? "(must commit after "
-                            + ix.label(c.read().node) + ")" : "").append(" unless committed before the one it saw");
-            steps.add(sb.append('.').toString());
+            found.add(new Argument.Conflict(read(ix, c), ix.keyNames.get(key), versions(ix, c.ones(), key),
+                    versions(ix, c.zeros(), key)));
         }
         if (conflicts.isEmpty()) for (int v = 1; v < ix.n && nodes.size() < 12; v++) nodes.add(v);
-        steps.add("No commit order satisfies every reader's axioms (each at its own level) for "
-                + (conflicts.isEmpty() ? "the returned rows" : (total == 1 ? "this choice" : "any of these " + total + " choices")) + ": a contradiction!");
-        String msg = conflicts.isEmpty() ? "no commit order satisfies every reader's level"
-                : conflicts.size() + " predicate reads missed rows and no commit order explains all of them ("
-                + total + (total == 1 ? " choice" : " choices") + " of the versions they saw)";
         Conflict c0 = conflicts.isEmpty() ? null : conflicts.get(0);
-        return violation(ix, NO_ORDER, msg, nodes, c0 == null ? null : c0.read().where().sql(),
-                c0 == null ? null : ix.keyNames.get(c0.read().keys[c0.j()]), null, steps);
+        return violation(ix, new Argument.NoCommitOrder(found, total), List.of(), nodes,
+                c0 == null ? null : c0.read().where().sql(),
+                c0 == null ? null : ix.keyNames.get(c0.read().keys[c0.j()]), null);
     }
 }

@@ -1,6 +1,7 @@
 package isostress.checker.sql;
 
 import isostress.checker.history.Outcome;
+import isostress.checker.model.Argument;
 import isostress.checker.model.IsolationLevel;
 
 import java.util.ArrayList;
@@ -202,33 +203,30 @@ final class SqlIndex {
                     Ver v = versions.get(vkey(key, row.writer()));
                     if (v == null) {
                         SqlTxn w = versionTxn.get(vkey(key, row.writer()));
-                        violations.add(simple(node, oi, w, "aborted read", key, row.writer(), txn[node].label() + " read "
-                                + key + " from " + row.writer() + ", written by " + w.label() + ", which "
-                                + (w.outcome() == Outcome.FAIL ? "aborted" : "is not known to have committed")));
+                        violations.add(simple(node, oi, w, key, row.writer(), new Argument.AbortedRead(
+                                t.id(), key, row.writer(), w.id(), w.outcome() == Outcome.FAIL)));
                         continue;
                     }
                     if (v.node() == node) {
-                        violations.add(simple(node, oi, null, "internal", key, row.writer(), txn[node].label()
-                                + " read its own write " + row.writer() + " of " + key + " before making it"));
+                        violations.add(simple(node, oi, null, key, row.writer(),
+                                new Argument.ReadBeforeOwnWrite(t.id(), key, row.writer())));
                         continue;
                     }
                     if (!v.fin()) {
-                        violations.add(simple(node, oi, txn[v.node()], "intermediate read", key, row.writer(),
-                                txn[node].label() + " read " + key + " from " + row.writer() + ", which "
-                                        + txn[v.node()].label() + " overwrote itself before committing"));
+                        violations.add(simple(node, oi, txn[v.node()], key, row.writer(),
+                                new Argument.IntermediateRead(t.id(), key, row.writer(), txn[v.node()].id())));
                         continue;
                     }
                     if (!op.where().test(v.value())) {
-                        violations.add(simple(node, oi, v.node() == 0 ? null : txn[v.node()], "read does not match predicate",
-                                key, row.writer(), txn[node].label() + " " + op.f().toUpperCase() + " WHERE " + op.where().sql()
-                                        + " returned " + key + " from " + row.writer() + " = " + Predicate.row(v.value())
-                                        + ", which does not satisfy the predicate"));
+                        violations.add(simple(node, oi, v.node() == 0 ? null : txn[v.node()], key, row.writer(),
+                                new Argument.PredicateMismatch(read(node, op), key, row.writer(),
+                                        Predicate.row(v.value()))));
                         continue;
                     }
                     if (op instanceof SqlOp.Select && row.value() != null && !sameRow(row.value(), v.value())) {
-                        violations.add(simple(node, oi, v.node() == 0 ? null : txn[v.node()], "value mismatch", key,
-                                row.writer(), txn[node].label() + " returned " + key + " from " + row.writer() + " as "
-                                        + Predicate.row(row.value()) + ", but that version is " + Predicate.row(v.value())));
+                        violations.add(simple(node, oi, v.node() == 0 ? null : txn[v.node()], key, row.writer(),
+                                new Argument.ValueMismatch(t.id(), key, row.writer(), Predicate.row(row.value()),
+                                        Predicate.row(v.value()))));
                         continue;
                     }
                     r.wr[j] = v.node();
@@ -259,23 +257,18 @@ final class SqlIndex {
 
     private SqlViolation internal(int node, int oi, String key, Ver mine, SqlOp.ReadRow row, boolean shouldReturn) {
         SqlOp op = txn[node].ops().get(oi);
-        String saw = row == null ? "did not return it" : "returned it from " + row.writer();
-        String msg = txn[node].label() + "'s " + op.f().toUpperCase() + " WHERE " + op.where().sql() + " follows its own write "
-                + mine.writeId() + " of " + key + " = " + Predicate.row(mine.value()) + ", which "
-                + (shouldReturn ? "matches" : "does not match") + ", but it " + saw;
-        return new SqlViolation("internal", msg, List.of(txn[node].id()), op.where().sql(), key, mine.writeId(),
-                List.of(describe(txn[node])), List.of(msg + ": a transaction must see its own writes."));
+        Argument.Finding f = new Argument.OwnWriteMissed(read(node, op), key, mine.writeId(),
+                Predicate.row(mine.value()), shouldReturn, row == null ? null : row.writer());
+        return new SqlViolation(new Argument(List.of(facts(txn[node])), f, List.of(), op.where().sql(), key,
+                mine.writeId()));
     }
 
-    private SqlViolation simple(int node, int oi, SqlTxn other, String kind, String key, String writer, String msg) {
+    private SqlViolation simple(int node, int oi, SqlTxn other, String key, String writer, Argument.Finding f) {
         SqlOp op = txn[node].ops().get(oi);
-        List<Long> ids = new ArrayList<>(List.of(txn[node].id()));
-        List<String> let = new ArrayList<>(List.of(describe(txn[node])));
-        if (other != null && other != txn[node]) {
-            ids.add(other.id());
-            let.add(describe(other));
-        }
-        return new SqlViolation(kind, msg, ids, op.where() == null ? null : op.where().sql(), key, writer, let, List.of(msg + "."));
+        List<Argument.SqlTxnFacts> let = new ArrayList<>(List.of(facts(txn[node])));
+        if (other != null && other != txn[node]) let.add(facts(other));
+        return new SqlViolation(new Argument(let, f, List.of(), op.where() == null ? null : op.where().sql(), key,
+                writer));
     }
 
     private static Set<SqlTxn> included(SqlHistory h, Set<Long> extraInfo, Map<String, SqlTxn> versionTxn) {
@@ -360,11 +353,34 @@ final class SqlIndex {
     }
 
     /** {@code T5 = [ser, session 1] SELECT ...; INSERT ...}. */
-    static String describe(SqlTxn t) {
-        StringBuilder sb = new StringBuilder(t.label()).append(" = [").append(t.level().alias()).append(", session ")
-                .append(t.session()).append(t.outcome() == Outcome.OK ? "" : ", " + t.outcome().jepsenName()).append("] ");
-        for (int i = 0; i < t.ops().size(); i++) sb.append(i > 0 ? "; " : "").append(t.ops().get(i).render());
-        return sb.toString();
+    /** {@code t} as a counterexample lists it: its level, session, outcome and statements with their rows. */
+    static Argument.SqlTxnFacts facts(SqlTxn t) {
+        List<String> statements = new ArrayList<>(t.ops().size());
+        for (SqlOp op : t.ops()) statements.add(op.render());
+        return new Argument.SqlTxnFacts(t.id(), t.level(), t.session(), t.outcome(), statements);
+    }
+
+    /** Node {@code node}'s transaction id, or {@link Argument#INIT} for the initial state (node 0). */
+    long id(int node) {
+        return node == 0 ? Argument.INIT : txn[node].id();
+    }
+
+    /** The node of transaction {@code id} (0 for {@link Argument#INIT}); a linear search, for counterexamples only. */
+    int node(long id) {
+        for (int v = 1; v < n; v++) if (txn[v].id() == id) return v;
+        return 0;
+    }
+
+    /** Statement {@code op} of node {@code node}, a predicate read, at the level it is checked at. */
+    Argument.Read read(int node, SqlOp op) {
+        return new Argument.Read(id(node), level[node], op.f().toUpperCase(java.util.Locale.ROOT), op.table(),
+                op.where().sql());
+    }
+
+    /** The version of {@code key} node {@code t} committed, as a counterexample names it. */
+    Argument.Version version(int t, int key) {
+        Ver v = finalWrite(t, key);
+        return new Argument.Version(id(t), t == 0 ? null : v.writeId(), Predicate.row(v.value()));
     }
 
     String label(int node) {

@@ -19,11 +19,11 @@ import java.util.Map;
  * Runs {@link SqlChecker} on an SQL history once per check asked — at each transaction's own level (the mixed-level
  * semantics of CAV 2025, reported as level {@link LevelResult#OWN}), and as if every transaction ran at each requested
  * level — and answers the common {@link Result}, so SQL histories share the key-value histories' text, JSON,
- * results.json, anomalies/ and report (STYLE.md (a): other inputs are converted into the core types).
+ * results.json, anomalies/ and report (other inputs are converted into the core types).
  *
  * <p>Each check's counterexample becomes an {@link Anomaly} whose {@link Argument} keeps what the SQL checker
- * explains: the transactions with their statements and rows, the readers whose axioms forced an edge, the
- * predicate, and the argument up to the contradiction.
+ * found, as data: the transactions with their statements and rows, the readers whose axioms forced an edge, the
+ * commit-order edges each with its reason, the predicate and rows; the renderers tell it in sentences.
  */
 public final class SqlLevelChecks {
     /** The shape name results report for SQL histories. */
@@ -75,11 +75,13 @@ public final class SqlLevelChecks {
 
     /** {@code v} as an anomaly at {@code level} (null: the transactions' own levels). */
     static Anomaly anomaly(SqlViolation v, IsolationLevel level) {
-        return Anomaly.of(type(v.kind()), level, new Argument(v.kind(), v.message(), v.txns(), v.let(), v.steps(),
-                v.cycle(), v.predicate(), v.key(), v.writer()));
+        return Anomaly.of(v.type(), level, v.argument());
     }
 
-    /** The SQL checker's kinds (see {@link SqlViolation#kind()}) as anomaly types; Adya's names where they agree. */
+    /**
+     * The SQL checker's kinds (the names {@link isostress.checker.explain.ArgumentText#kind} gives its findings) as
+     * anomaly types; Adya's names where they agree.
+     */
     static AnomalyType type(String kind) {
         switch (kind) {
             case "internal": return AnomalyType.INTERNAL;

@@ -1,34 +1,50 @@
 package isostress.checker.sql;
 
+import isostress.checker.explain.ArgumentText;
+import isostress.checker.explain.TextRenderer;
+import isostress.checker.model.AnomalyType;
+import isostress.checker.model.Argument;
+
 import java.util.List;
 
 /**
- * One counterexample of {@link SqlChecker}, as data; {@link SqlLevelChecks} turns it into the common
- * {@link isostress.checker.model.Anomaly} (STYLE.md (b): anomalies are data; text, DOT and JSON render them).
- *
- * @param kind      what went wrong: {@code internal}, {@code aborted read}, {@code intermediate read},
- *                  {@code read does not match predicate}, {@code cycle in so ∪ wr}, {@code cycle in so ∪ wr ∪
- *                  saturated co}, {@code predicate read missed a row}, {@code no consistent commit order}
- * @param message   one line
- * @param txns      the transaction ids involved (0 txns = none)
- * @param predicate the WHERE clause involved, SQL-like, or null
- * @param key       the row (key) missed or seen, or null
- * @param writer    the write id involved, or null
- * @param let       "T1 = ..." lines, one per transaction involved, with its level and statements
- * @param steps     the argument, one sentence a line, ending in the contradiction
- * @param cycle     a commit-order cycle's transaction ids in order ({@code steps}' first lines are its edges), else
- *                  empty
+ * One counterexample of {@link SqlChecker}, as data: its {@link Argument}; {@link SqlLevelChecks} turns it into the
+ * common {@link isostress.checker.model.Anomaly}. The sentences below are the common renderer's
+ * ({@link ArgumentText}), for the checker's reasons and for tests.
  */
-record SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
-                           List<String> let, List<String> steps, List<Long> cycle) {
+record SqlViolation(Argument argument) {
 
-    SqlViolation(String kind, String message, List<Long> txns, String predicate, String key, String writer,
-                 List<String> let, List<String> steps) {
-        this(kind, message, txns, predicate, key, writer, let, steps, List.of());
+    /** The SQL checker's name for it, e.g. {@code cycle in so ∪ wr} (see {@link ArgumentText#kind}). */
+    String kind() {
+        return ArgumentText.kind(argument.finding());
     }
 
-    /** As text, by the common renderer ({@link isostress.checker.explain.TextRenderer}): one rendering for all. */
+    AnomalyType type() {
+        return SqlLevelChecks.type(kind());
+    }
+
+    /** One line. */
+    String message() {
+        return ArgumentText.message(argument);
+    }
+
+    /** The transactions involved. */
+    List<Long> txns() {
+        return argument.txnIds();
+    }
+
+    /** "T1 = ..." lines, one per transaction involved. */
+    List<String> let() {
+        return ArgumentText.let(argument);
+    }
+
+    /** The argument, one sentence a line, ending in the contradiction. */
+    List<String> steps() {
+        return ArgumentText.however(argument);
+    }
+
+    /** As text, by the common renderer ({@link TextRenderer}): one rendering for all. */
     String toText() {
-        return isostress.checker.explain.TextRenderer.render(SqlLevelChecks.anomaly(this, null));
+        return TextRenderer.render(SqlLevelChecks.anomaly(this, null));
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  * @param init     the rows the table starts with (not deleted, written by {@code init})
  * @param sessions per session, its transactions in order
  */
-public record SqlWorkload(WorkloadSpec spec, List<Row> init, List<List<SqlTxn>> sessions) {
+public record SqlWorkload(WorkloadSpec spec, List<Row> init, List<List<SqlTxnPlan>> sessions) {
     /** The table's name. Columns: id, grp (immutable), bal, deleted, and the hidden wid, prev_wid. */
     public static final String TABLE = "acct";
 
@@ -30,7 +30,7 @@ public record SqlWorkload(WorkloadSpec spec, List<Row> init, List<List<SqlTxn>> 
     /** Transactions in all sessions. */
     public int size() {
         int n = 0;
-        for (List<SqlTxn> s : sessions) n += s.size();
+        for (List<SqlTxnPlan> s : sessions) n += s.size();
         return n;
     }
 

@@ -14,8 +14,8 @@ import java.util.SplittableRandom;
  *
  * <p>The table starts with rows {@code 0 .. keys-1}; inserts also use the {@code 2 x groups} ids after those, which
  * start absent. A row's group is {@code id mod groups} for its whole life, so predicates test only immutable columns
- * ({@code id}, {@code grp}) and the {@code deleted} flag: the recipe of the paper's conflict-free TPC-C PC,
- * which keeps the checker's search small. Statements: a fraction {@code readRatio} are
+ * ({@code id}, {@code grp}) and the {@code deleted} flag, as in a conflict-free TPC-C, which keeps the checker's
+ * search small. Statements: a fraction {@code readRatio} are
  * SELECTs (3 in 4 by group, the rest by id); writes are updates of bal by id (55%) or by group (20%), upserts
  * (12%), soft deletes (8%) and real DELETEs (5%). Rows that vanish from a predicate's result (deletes, soft
  * deletes, ids not yet inserted) are what makes the checker's conflicts, so those are the rarer writes.
@@ -56,7 +56,7 @@ public final class SqlWorkloadGenerator {
         int keys = spec.keys(), groups = spec.groups();
         List<SqlWorkload.Row> init = new ArrayList<>();
         for (long id = 0; id < keys; id++) init.add(new SqlWorkload.Row(id, group(id), 100));
-        List<List<SqlTxn>> sessions = new ArrayList<>();
+        List<List<SqlTxnPlan>> sessions = new ArrayList<>();
         for (int s = 0; s < spec.sessions(); s++) sessions.add(new ArrayList<>());
         for (int t = 0; t < spec.transactions(); t++) {
             int s = t % spec.sessions();
@@ -64,7 +64,7 @@ public final class SqlWorkloadGenerator {
             String level = level();
             List<SqlStatement> stmts = new ArrayList<>(n);
             for (int i = 0; i < n; i++) stmts.add(statement());
-            sessions.get(s).add(new SqlTxn(s, sessions.get(s).size(), level, stmts));
+            sessions.get(s).add(new SqlTxnPlan(s, sessions.get(s).size(), level, stmts));
         }
         return new SqlWorkload(spec, init, sessions);
     }

@@ -34,12 +34,12 @@ class SqlWorkloadGeneratorTest {
         SqlWorkload w = SqlWorkloadGenerator.generate(spec(1, Map.of("serializable", 70.0, "read-committed", 30.0)),
                 "repeatable-read");
         Map<String, Integer> n = new HashMap<>();
-        for (List<SqlTxn> s : w.sessions()) for (SqlTxn t : s) n.merge(t.isolation(), 1, Integer::sum);
+        for (List<SqlTxnPlan> s : w.sessions()) for (SqlTxnPlan t : s) n.merge(t.isolation(), 1, Integer::sum);
         assertEquals(300, w.size());
         assertEquals(2, n.size(), n.toString());
         assertTrue(n.get("serializable") > 170 && n.get("serializable") < 250, n.toString());
         SqlWorkload d = SqlWorkloadGenerator.generate(spec(1, Map.of()), "repeatable-read");
-        for (List<SqlTxn> s : d.sessions()) for (SqlTxn t : s) assertEquals("repeatable-read", t.isolation());
+        for (List<SqlTxnPlan> s : d.sessions()) for (SqlTxnPlan t : s) assertEquals("repeatable-read", t.isolation());
     }
 
     @Test
@@ -49,7 +49,7 @@ class SqlWorkloadGeneratorTest {
         for (int s = 0; s < 3; s++) {
             assertEquals(100, w.sessions().get(s).size());
             for (int i = 0; i < 100; i++) {
-                SqlTxn t = w.sessions().get(s).get(i);
+                SqlTxnPlan t = w.sessions().get(s).get(i);
                 assertEquals(s, t.session());
                 assertEquals(i, t.index());
                 assertTrue(t.statements().size() >= 1 && t.statements().size() <= 4);
@@ -77,8 +77,8 @@ class SqlWorkloadGeneratorTest {
     void insertsKeepTheGroupOfTheirId() {
         SqlWorkload w = SqlWorkloadGenerator.generate(spec(3, Map.of()), "serializable");
         int inserts = 0;
-        for (List<SqlTxn> s : w.sessions()) {
-            for (SqlTxn t : s) {
+        for (List<SqlTxnPlan> s : w.sessions()) {
+            for (SqlTxnPlan t : s) {
                 for (SqlStatement st : t.statements()) {
                     if (st.kind() != SqlStatement.Kind.INSERT) continue;
                     inserts++;

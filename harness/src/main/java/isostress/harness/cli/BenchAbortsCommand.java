@@ -26,17 +26,15 @@ public final class BenchAbortsCommand implements Callable<Integer> {
     @Option(names = "--ops", defaultValue = "20", description = "Ops per rw-register transaction (default ${DEFAULT-VALUE}).")
     int ops;
 
-    // Not --version: that name is the standard version option, and picocli drops the whole standard mixin
-    // (--help included) from a command that declares it again.
-    @Option(names = "--pg-version", defaultValue = "16.15", description = "Embedded PostgreSQL (default ${DEFAULT-VALUE}).")
-    String version;
+    @CommandLine.Mixin
+    PgVersionOption postgres;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        isostress.harness.bench.Benchmarks.aborts(version, sessions, txns, keys, dist, ops, spec.commandLine().getOut());
+        isostress.harness.bench.Benchmarks.aborts(postgres.version, sessions, txns, keys, dist, ops, spec.commandLine().getOut());
         return Main.VALID;
     }
 }

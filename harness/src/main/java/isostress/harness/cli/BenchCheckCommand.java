@@ -14,6 +14,7 @@ import isostress.generator.sim.MiniSimulation;
 import isostress.generator.sim.TextSink;
 import isostress.generator.sim.TxnSink;
 import isostress.generator.sim.ViolationSink;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -60,8 +61,8 @@ public final class BenchCheckCommand implements Callable<Integer> {
             description = "Write the history here and keep it (default: a temporary file, deleted afterwards).")
     Path file;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
-    long seed;
+    @CommandLine.Mixin
+    RandomSeedOption random;
 
     @Option(names = "--kind", paramLabel = "KIND", defaultValue = "mt",
             description = "mt (mini-transactions) or list-append (Jepsen's shape: 1-4 ops, half reads, --active-keys "
@@ -104,11 +105,11 @@ public final class BenchCheckCommand implements Callable<Integer> {
         try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16)) {
             if (lists) {
                 ListAppendSimulation.run(new ListAppendSimulation.Config(txns, sessions, 4, reads, activeKeys, listLength,
-                        seed), w);
+                        random.seed), w);
             } else {
                 TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
                 if (violations != null) sink = new ViolationSink(sink, violations, txns, keys);
-                MiniSimulation.run(MiniSimulation.Config.serializable(txns, sessions, distribution(), seed), sink);
+                MiniSimulation.run(MiniSimulation.Config.serializable(txns, sessions, distribution(), random.seed), sink);
             }
         }
         long genMs = ms(g0);

@@ -9,6 +9,7 @@ import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
 import isostress.generator.KeyDistribution;
 import isostress.generator.sim.GeneralSimulation;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -78,8 +79,8 @@ public final class BenchGeneralCommand implements Callable<Integer> {
             description = "States the exact search may visit (default ${DEFAULT-VALUE}).")
     long exactBudget;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
-    long seed;
+    @CommandLine.Mixin
+    RandomSeedOption random;
 
     /** The preset names, for help. */
     static final class PresetNames extends ArrayList<String> {
@@ -109,7 +110,7 @@ public final class BenchGeneralCommand implements Callable<Integer> {
         GeneralSimulation.Level sim = GeneralSimulation.Level.of(level);
         int txns = p.sessions() * p.txnsPerSession();
         GeneralSimulation.Config cfg = new GeneralSimulation.Config(txns, p.sessions(), p.ops(), true, p.reads(),
-                distribution(p), p.workload(), sim, 0, 0, seed);
+                distribution(p), p.workload(), sim, 0, 0, random.seed);
         long g0 = System.nanoTime();
         History generated = GeneralSimulation.history(cfg);
         long genMs = ms(g0);

@@ -34,10 +34,8 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
     @Option(names = "--isolation", defaultValue = "serializable", description = "Isolation (default ${DEFAULT-VALUE}).")
     String isolation;
 
-    // Not --version: that name is the standard version option, and picocli drops the whole standard mixin
-    // (--help included) from a command that declares it again.
-    @Option(names = "--pg-version", defaultValue = "16.15", description = "Embedded PostgreSQL (default ${DEFAULT-VALUE}).")
-    String version;
+    @CommandLine.Mixin
+    PgVersionOption postgres;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -49,7 +47,7 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
         }
         double[] r;
         try {
-            r = isostress.harness.bench.Benchmarks.pgbench(version, sessions, seconds, keys, isolation, runs,
+            r = isostress.harness.bench.Benchmarks.pgbench(postgres.version, sessions, seconds, keys, isolation, runs,
                     spec.commandLine().getOut());
         } catch (java.io.IOException e) {
             if (String.valueOf(e.getMessage()).contains("pgbench") && e.getCause() == null

@@ -12,6 +12,7 @@ import isostress.generator.sim.HistorySink;
 import isostress.generator.sim.MiniSimulation;
 import isostress.generator.sim.TxnSink;
 import isostress.generator.sim.ViolationSink;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -51,8 +52,8 @@ public final class BenchViolationsCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "3", description = "Pairs per level and injection (default ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
-    long seed;
+    @CommandLine.Mixin
+    RandomSeedOption random;
 
     @Override
     public Integer call() throws Exception {
@@ -64,7 +65,7 @@ public final class BenchViolationsCommand implements Callable<Integer> {
             specs.add(spec);
         }
         List<IsolationLevel> ls = CheckCommand.parseLevels(levels);
-        MiniSimulation.Config cfg = MiniSimulation.Config.serializable(txns, 20, new KeyDistribution.Uniform(100_000), seed);
+        MiniSimulation.Config cfg = MiniSimulation.Config.serializable(txns, 20, new KeyDistribution.Uniform(100_000), random.seed);
         History valid = simulate(cfg, null);
         JsonMapper json = JsonMapper.builder().build();
         for (ViolationSink.Spec spec : specs) {

@@ -4,13 +4,14 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import isostress.checker.history.MicroOp;
 import isostress.generator.sql.SqlStatement;
-import isostress.generator.sql.SqlTxn;
+import isostress.generator.sql.SqlTxnPlan;
 import isostress.generator.sql.SqlWorkload;
 import isostress.generator.sql.SqlWorkloadGenerator;
 import isostress.generator.workload.Workload;
 import isostress.generator.workload.WorkloadGenerator;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -39,14 +40,14 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", required = true, description = "Where to write the workload.")
     Path out;
 
-    @Option(names = "--seed", paramLabel = "SEED", description = "Override the campaign's workload seed.")
-    Long seed;
+    @CommandLine.Mixin
+    SeedOverrideOption seedOverride;
 
     @Override
     public Integer call() throws Exception {
         Campaign c = CampaignLoader.load(file);
         if (c.workload().type() == isostress.generator.workload.WorkloadType.SQL) return sql(c);
-        Workload w = WorkloadGenerator.generate(seed == null ? c.workload() : c.workload().withSeed(seed));
+        Workload w = WorkloadGenerator.generate(seeded(c));
         try (OutputStream os = Files.newOutputStream(out); JsonGenerator g = lines(os)) {
             for (int s = 0; s < w.spec().sessions(); s++) {
                 for (int i = 0; i < w.sessionSize(s); i++) {
@@ -88,11 +89,11 @@ public final class GenerateCommand implements Callable<Integer> {
      * "statements":[{"kind":"select","where":{"eq":["grp",1]}}, {"kind":"insert","id":7,"grp":1,"bal":150}, ...]}}.
      */
     private Integer sql(Campaign c) throws IOException {
-        SqlWorkload w = SqlWorkloadGenerator.generate(seed == null ? c.workload() : c.workload().withSeed(seed),
+        SqlWorkload w = SqlWorkloadGenerator.generate(seeded(c),
                 c.database().isolation().yamlName());
         try (OutputStream os = Files.newOutputStream(out); JsonGenerator g = lines(os)) {
-            for (List<SqlTxn> session : w.sessions()) {
-                for (SqlTxn t : session) {
+            for (List<SqlTxnPlan> session : w.sessions()) {
+                for (SqlTxnPlan t : session) {
                     g.writeStartObject();
                     g.writeNumberField("session", t.session());
                     g.writeNumberField("index", t.index());
@@ -126,5 +127,10 @@ public final class GenerateCommand implements Callable<Integer> {
     /** A generator of JSON lines: no separator between root values, each ends with the '\n' written after it. */
     private static JsonGenerator lines(OutputStream os) throws IOException {
         return MAPPER.getFactory().createGenerator(os).setRootValueSeparator(null);
+    }
+
+    /** The campaign's workload, with --seed's seed when given. */
+    private isostress.generator.workload.WorkloadSpec seeded(Campaign c) {
+        return seedOverride.seed == null ? c.workload() : c.workload().withSeed(seedOverride.seed);
     }
 }

@@ -39,8 +39,8 @@ public final class RunCommand implements Callable<Integer> {
                     + "container (an image built here from the embedded binaries when no postgres:<version> is local).")
     String provision;
 
-    @Option(names = "--seed", paramLabel = "SEED", description = "Override the campaign's workload seed.")
-    Long seed;
+    @CommandLine.Mixin
+    SeedOverrideOption seedOverride;
 
     @Option(names = "--no-progress", description = "No progress bar.")
     boolean noProgress;
@@ -63,7 +63,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             c = c.withStopOnViolation(stop);
         }
-        long base = seed != null ? seed : c.workload().seed();
+        long base = seedOverride.seed != null ? seedOverride.seed : c.workload().seed();
         PrintWriter out = spec.commandLine().getOut();
         List<RunOutcome> outcomes = new CampaignRunner(c, out, !noProgress).runAll(base);
         int status = 0;

@@ -51,7 +51,7 @@ public final class HermitageRunner {
                 s.execute("insert into test (id, value) values (1, 10), (2, 20)");
             }
         }
-        int sessions = test.steps().stream().mapToInt(Step::session).max().orElse(1);
+        int sessions = test.steps().stream().mapToInt(HermitageStep::session).max().orElse(1);
         Connection[] conns = new Connection[sessions + 1];
         ExecutorService[] threads = new ExecutorService[sessions + 1];
         boolean[] aborted = new boolean[sessions + 1], committed = new boolean[sessions + 1];
@@ -67,7 +67,7 @@ public final class HermitageRunner {
                 conns[s].commit();
                 threads[s] = Executors.newSingleThreadExecutor();
             }
-            for (Step step : test.steps()) {
+            for (HermitageStep step : test.steps()) {
                 int s = step.session();
                 Connection c = conns[s];
                 Future<StepResult> f = threads[s].submit(() -> execute(c, step, aborted, committed));
@@ -103,7 +103,7 @@ public final class HermitageRunner {
         }
     }
 
-    private static StepResult execute(Connection c, Step step, boolean[] aborted, boolean[] committed) {
+    private static StepResult execute(Connection c, HermitageStep step, boolean[] aborted, boolean[] committed) {
         int s = step.session();
         if (aborted[s]) return StepResult.SKIPPED;
         try {

@@ -3,7 +3,7 @@ package isostress.harness.hermitage;
 import java.util.List;
 import java.util.function.Predicate;
 
-import static isostress.harness.hermitage.Step.t;
+import static isostress.harness.hermitage.HermitageStep.t;
 
 /**
  * One Hermitage script (Kleppmann's two-session scripts, github.com/ept/hermitage, as re-run by Jepsen): the steps in
@@ -17,7 +17,7 @@ import static isostress.harness.hermitage.Step.t;
  * @param steps    the script
  * @param anomaly  true when the run shows the anomaly
  */
-public record HermitageScript(String name, String column, boolean readOnly, List<Step> steps,
+public record HermitageScript(String name, String column, boolean readOnly, List<HermitageStep> steps,
                             Predicate<Run> anomaly) {
 
     /** A finished run: each step's result and whether each session committed. */

@@ -1,18 +1,13 @@
 package isostress.harness.run;
 
-import isostress.checker.model.CheckOptions;
-import isostress.checker.history.InitialState;
 import isostress.checker.history.InputException;
 import isostress.checker.model.Result;
-import isostress.generator.workload.Workload;
-import isostress.generator.workload.WorkloadGenerator;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.ClientUrls;
-import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Secrets;
 import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Iptables;
@@ -31,9 +26,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One run of a campaign: start the database, create the table, run every session on its own thread while recording
- * the history (and, for mini-transactions, checking it as it grows: {@link StreamingCheck}), stop the database,
- * check the history, write the results. The database the harness started is stopped in every case: normal end,
+ * One run of a campaign, whatever its workload: start the database, create the workload's tables, run every session
+ * on its own thread while recording the history (and, for mini-transactions, checking it as it grows:
+ * {@link StreamingCheck}), stop the database, check the history, write the results. What differs between workloads
+ * (their transactions, schema, sessions and history format) is the {@link WorkloadDriver}'s; the rest is here, once. The database the harness started is stopped in every case: normal end,
  * failure, Ctrl-C ({@link RunInterrupt}: the run ends in the same order, without the check) or SIGKILL (the
  * {@link isostress.harness.provision.Watchdog}). {@link #runAll} repeats runs and sums them up
  * ({@link CampaignSummary}).
@@ -90,9 +86,6 @@ public final class CampaignRunner {
 
     /** Runs run number {@code index} (from 0) with {@code seed}. */
     public RunOutcome run(int index, long seed) throws IOException, InterruptedException {
-        if (campaign.workload().type() == isostress.generator.workload.WorkloadType.SQL) {
-            return new SqlRun(campaign, out, onStarted).run(index, seed);
-        }
         AtomicBoolean stop = new AtomicBoolean();
         RunInterrupt interrupt = RunInterrupt.begin(() -> stop.set(true));
         try {
@@ -109,17 +102,16 @@ public final class CampaignRunner {
         streaming = null;
         RunDirectory dir = RunDirectory.create(campaign.store(), campaign.name());
         dir.writeCampaign(campaign.text());
-        WorkloadSpec spec = campaign.workload().withSeed(seed);
-        Workload workload = WorkloadGenerator.generate(spec);
+        WorkloadDriver driver = WorkloadDriver.generate(campaign, seed);
+        WorkloadSpec spec = driver.spec();
         RunLog log = new RunLog(dir.logs().resolve("harness.log"));
         isostress.harness.provision.Watchdog.logTo(dir.logs().resolve("harness.log"));
-        log.line("run " + (index + 1) + " of " + campaign.name() + ", seed " + seed + ", " + workload.size()
-                + " transactions over " + spec.sessions() + " sessions");
+        log.line("run " + (index + 1) + " of " + campaign.name() + ", seed " + seed + ", " + driver.sizeLine());
         for (String line : Leftovers.cleanUp(Iptables::removeStale)) {
             log.line("cleanup: " + line);
             out.println("isostress: " + line);
         }
-        RunStats stats = new RunStats(workload, campaign.rate());
+        RunStats stats = new RunStats(driver.statsView(), campaign.rate());
         String description = null;
         String error = null;
         RunningDatabase db = null;
@@ -129,9 +121,8 @@ public final class CampaignRunner {
             description = Secrets.mask(db.description());
             log.line("database: " + description);
             onStarted.accept(db);
-            out.printf("run %d/%d of %s (seed %d): %s, %s, %s workload, %,d transactions, %d sessions%n", index + 1,
-                    campaign.runs(), campaign.name(), seed, description, campaign.database().isolation().yamlName(),
-                    spec.type().yamlName(), workload.size(), spec.sessions());
+            out.printf("run %d/%d of %s (seed %d): %s, %s%n", index + 1, campaign.runs(), campaign.name(), seed,
+                    description, driver.describe(campaign));
             out.flush();
             proxies = proxies(db);
             List<String> urls = new ArrayList<>();
@@ -142,9 +133,9 @@ public final class CampaignRunner {
             if (!interrupt.interrupted()) {
                 try (ClientFactory clients = ReadRouting.of(campaign.database().type().clients(campaign.database(),
                         db, urls, spec.sessions()), campaign.database().replicas())) {
-                    clients.createSchema(spec.type(), workload.maxKey());
+                    driver.prepare(clients, db);
                     db.awaitReplicas(REPLICA_CATCH_UP); // every read node starts from the same state
-                    error = execute(workload, clients, db, proxies, dir, stats, log, stop);
+                    error = execute(driver, clients, db, proxies, dir, stats, log, stop);
                 }
             }
         } catch (Exception e) {
@@ -170,6 +161,9 @@ public final class CampaignRunner {
             } catch (InputException e) {
                 unknown = e.getMessage();
                 log.line("check: " + unknown);
+            } catch (IllegalArgumentException e) { // a level the SQL checker does not decide
+                unknown = describe(e);
+                log.line("check: " + unknown);
             }
         }
         RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error, faults,
@@ -180,11 +174,6 @@ public final class CampaignRunner {
         return outcome;
     }
 
-    private CheckOptions checkOptions() {
-        return CheckOptions.DEFAULTS.withAnomaliesPerType(campaign.maxAnomalies())
-                .withSearchBudget(campaign.searchBudget());
-    }
-
     /** A proxy in front of each node when the faults act on the client link. */
     private List<TcpProxy> proxies(RunningDatabase db) throws IOException {
         if (!Nemesis.needsProxy(campaign.nemesis())) return List.of();
@@ -193,79 +182,67 @@ public final class CampaignRunner {
         return out;
     }
 
-    /** Runs the workers (and the nemesis); returns null, or why the run stopped early. */
-    private String execute(Workload workload, ClientFactory clients, RunningDatabase db, List<TcpProxy> proxies,
+    /** Runs the sessions (and the nemesis); returns null, or why the run stopped early. */
+    private String execute(WorkloadDriver driver, ClientFactory clients, RunningDatabase db, List<TcpProxy> proxies,
                            RunDirectory dir, RunStats stats, RunLog log, AtomicBoolean stop)
-            throws IOException, InterruptedException {
+            throws Exception {
         long deadline = campaign.duration() == null ? Long.MAX_VALUE
                 : System.nanoTime() + campaign.duration().toNanos();
-        List<SessionWorker> workers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         List<DbNode> nodes = db.nodes();
         List<String> names = new ArrayList<>();
         for (DbNode n : nodes) names.add(n.name());
         NodeOutcomes outcomes = new NodeOutcomes(names);
         Nemesis nemesis = null;
-        StreamingCheck streamer = null;
-        try (HistoryRecorder recorder = new HistoryRecorder(dir.history(), DatabaseAdapter.INITIAL);
-             Progress bar = Progress.start(progress, workload.size(), stats)) {
-            if (campaign.streaming()) {
-                streamer = new StreamingCheck(campaign.levels(), checkOptions(),
-                        InitialState.allKeys(DatabaseAdapter.INITIAL), recorder::now, d -> detected(d, stop, log));
-                recorder.onCompletion(streamer::accept);
-                streamer.start();
-            }
+        WorkloadDriver.Execution x = new WorkloadDriver.Execution(campaign, dir, clients, nodes, stats,
+                () -> stop.get() || System.nanoTime() > deadline, outcomes, d -> detected(d, stop, log));
+        int sessions;
+        try (WorkloadDriver.Recording recording = driver.open(x);
+             Progress bar = Progress.start(progress, driver.statsView().size(), stats)) {
             stats.started(dir.latencyLog());
-            TxnDispatch dispatch = TxnDispatch.of(workload);
-            // Read replicas take no sessions of their own: every session writes on the primary (ReadRouting).
-            int writable = nodes.size() - campaign.database().replicas().count();
-            Schedule schedule = new Schedule(stats.startNanos(), campaign.rate());
-            for (int s = 0; s < workload.spec().sessions(); s++) {
-                int node = s % writable;
-                SessionWorker w = new SessionWorker(s, node, nodes.size() > 1 ? nodes.get(node).name() : null,
-                        workload, dispatch, clients, recorder, stats, () -> stop.get() || System.nanoTime() > deadline,
-                        campaign.nemesis() != null, outcomes, schedule);
-                workers.add(w);
+            List<Runnable> workers = recording.sessions(new Schedule(stats.startNanos(), campaign.rate()));
+            sessions = workers.size();
+            for (int s = 0; s < sessions; s++) {
+                Runnable w = workers.get(s);
+                int session = s;
                 Thread t = new Thread(() -> {
                     w.run();
-                    if (w.fatal != null) stop.set(true); // one session's fatal error stops the others
+                    if (recording.fatal(session) != null) stop.set(true); // one session's fatal error stops the others
                 }, "session-" + s);
                 threads.add(t);
                 t.start();
             }
-            if (campaign.nemesis() != null) {
-                nemesis = new Nemesis(campaign.nemesis(), nodes, proxies, new Nemesis.EventSink() {
-                    public long now() {
-                        return recorder.now();
-                    }
+            try {
+                if (campaign.nemesis() != null) {
+                    nemesis = new Nemesis(campaign.nemesis(), nodes, proxies, new Nemesis.EventSink() {
+                        public long now() {
+                            return recording.now();
+                        }
 
-                    public void event(String f, java.util.Map<String, Object> value) {
-                        recorder.side("nemesis", "info", f, value);
-                        log.line("nemesis: " + f + " " + value);
-                    }
-                });
-                nemesis.start();
+                        public void event(String f, java.util.Map<String, Object> value) {
+                            recording.side("nemesis", "info", f, value);
+                            log.line("nemesis: " + f + " " + value);
+                        }
+                    });
+                    nemesis.start();
+                }
+                for (Thread t : threads) t.join();
+                streaming = recording.finish();
+                if (nemesis != null) {
+                    nemesis.close();
+                    faults = nemesis.records();
+                }
+                stats.finished();
+                nodeSummary = outcomes.summary(faults, recording.now());
+            } finally {
+                if (nemesis != null) nemesis.close();
             }
-            for (Thread t : threads) t.join();
-            if (streamer != null) {
-                recorder.flush(); // the last batch reaches the streaming check before its last look
-                streamer.close();
-                streaming = streamer.report();
-            }
-            if (nemesis != null) {
-                nemesis.close();
-                faults = nemesis.records();
-            }
-            stats.finished();
-            nodeSummary = outcomes.summary(faults, recorder.now());
-        } finally {
-            if (nemesis != null) nemesis.close();
-            if (streamer != null) streamer.close();
-        }
-        for (SessionWorker w : workers) {
-            if (w.fatal != null) {
-                log.line("session failed: " + describe(w.fatal));
-                return w.fatal instanceof RunAbortedException ? w.fatal.getMessage() : describe(w.fatal);
+            for (int s = 0; s < sessions; s++) {
+                Throwable fatal = recording.fatal(s);
+                if (fatal != null) {
+                    log.line("session failed: " + describe(fatal));
+                    return fatal instanceof RunAbortedException ? fatal.getMessage() : describe(fatal);
+                }
             }
         }
         return null;

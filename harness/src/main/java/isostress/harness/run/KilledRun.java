@@ -16,7 +16,7 @@ import java.nio.file.Path;
 /**
  * A run directory without results.json: the harness exited before the run's end (SIGKILL, a crash, the machine).
  * What the sessions completed is in history.jsonl, whole lines only ({@link HistoryRecorder}, the sql
- * {@link isostress.harness.sql.SqlHistoryWriter}), so the verdict is rebuilt from it: checked at the levels of the
+ * {@link isostress.harness.sql.SqlHistoryRecorder}), so the verdict is rebuilt from it: checked at the levels of the
  * directory's campaign.yaml, as the run would have, into a results.json-shaped tree for the report, with
  * {@code "incomplete": true} and an {@code error} saying the run did not finish. results.json itself is not
  * written: it stays the record of runs that ended.

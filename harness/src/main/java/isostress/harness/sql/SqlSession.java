@@ -3,7 +3,7 @@ package isostress.harness.sql;
 import isostress.checker.history.Outcome;
 import isostress.checker.sql.SqlOp;
 import isostress.generator.sql.SqlStatement;
-import isostress.generator.sql.SqlTxn;
+import isostress.generator.sql.SqlTxnPlan;
 import isostress.harness.db.AcctDialect;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Failure;
@@ -22,7 +22,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Runs one session's SQL transactions in order on one connection, each at its own isolation level (set before it
- * begins, notes-003 §6.7), and appends each to the history when it ends.
+ * begins), and appends each to the history when it ends.
  *
  * <p>Outcomes come from the database's error codes through the adapter's {@link DatabaseAdapter#classify}, the
  * same rule as the other workloads ({@link Failure#of}): serialization failures and deadlocks are {@code fail}; a
@@ -37,10 +37,10 @@ public final class SqlSession implements Runnable {
     }
 
     private final int session, node, sessions;
-    private final List<SqlTxn> txns;
+    private final List<SqlTxnPlan> txns;
     private final JdbcClientFactory clients;
     private final StatementRunner runner;
-    private final SqlHistoryWriter history;
+    private final SqlHistoryRecorder history;
     private final BooleanSupplier stop;
     private final long opPauseNanos;
     private final Completion completion;
@@ -48,8 +48,8 @@ public final class SqlSession implements Runnable {
     /** Why the session stopped the run, or null. */
     public volatile Throwable fatal;
 
-    public SqlSession(int session, int node, int sessions, List<SqlTxn> txns, JdbcClientFactory clients,
-                      AcctDialect dialect, SqlHistoryWriter history, BooleanSupplier stop,
+    public SqlSession(int session, int node, int sessions, List<SqlTxnPlan> txns, JdbcClientFactory clients,
+                      AcctDialect dialect, SqlHistoryRecorder history, BooleanSupplier stop,
                       java.time.Duration opPause, Completion completion) {
         this.session = session;
         this.node = node;
@@ -90,7 +90,7 @@ public final class SqlSession implements Runnable {
     @Override
     public void run() {
         try {
-            for (SqlTxn t : txns) {
+            for (SqlTxnPlan t : txns) {
                 if (stop.getAsBoolean()) break;
                 runTxn(t);
             }
@@ -108,7 +108,7 @@ public final class SqlSession implements Runnable {
         }
     }
 
-    private void runTxn(SqlTxn t) throws IOException, InterruptedException, SQLException {
+    private void runTxn(SqlTxnPlan t) throws IOException, InterruptedException, SQLException {
         DatabaseAdapter adapter = clients.adapter();
         long begin = System.nanoTime();
         long startNs = history.now();
@@ -177,7 +177,7 @@ public final class SqlSession implements Runnable {
     }
 
     /** The transaction's number in the workload: transaction n went to session n mod sessions. */
-    private int number(SqlTxn t) {
+    private int number(SqlTxnPlan t) {
         return t.index() * sessions + session;
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import isostress.checker.history.MicroOp;
 import isostress.generator.sql.SqlStatement;
-import isostress.generator.sql.SqlTxn;
+import isostress.generator.sql.SqlTxnPlan;
 import isostress.generator.sql.SqlWorkload;
 import isostress.generator.sql.SqlWorkloadGenerator;
 import isostress.generator.workload.Workload;
@@ -74,8 +74,8 @@ class GenerateCommandTest {
         SqlWorkload w = SqlWorkloadGenerator.generate(c.workload(), c.database().isolation().yamlName());
         List<JsonNode> lines = generate(yaml);
         int n = 0;
-        for (List<SqlTxn> session : w.sessions()) {
-            for (SqlTxn t : session) {
+        for (List<SqlTxnPlan> session : w.sessions()) {
+            for (SqlTxnPlan t : session) {
                 JsonNode line = lines.get(n++);
                 assertEquals(t.session(), line.path("session").asInt());
                 assertEquals(t.index(), line.path("index").asInt());

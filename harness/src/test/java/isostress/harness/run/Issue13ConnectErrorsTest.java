@@ -107,7 +107,7 @@ class Issue13ConnectErrorsTest {
                 + "(PostgreSQL 28P01): check user-env / password-env");
     }
 
-    /** The sql workload has its own run loop ({@link SqlRun}); it connects through the same check. */
+    /** The sql workload runs through its own driver ({@link SqlDriver}); it connects through the same check. */
     @Test
     void wrongPasswordInAnSqlCampaign() throws Exception {
         Exit e = run("pg-sql-wrong-password", "{type: postgresql, provision: external, url: "

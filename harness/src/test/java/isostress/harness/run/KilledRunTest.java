@@ -3,7 +3,7 @@ package isostress.harness.run;
 import isostress.checker.history.Outcome;
 import isostress.generator.sql.SqlWorkload;
 import isostress.harness.cli.Main;
-import isostress.harness.sql.SqlHistoryWriter;
+import isostress.harness.sql.SqlHistoryRecorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -55,7 +55,7 @@ class KilledRunTest {
 
     @Test
     void anSqlHistoryIsCheckedByTheSqlChecker() throws Exception {
-        try (SqlHistoryWriter h = new SqlHistoryWriter(dir.resolve("history.jsonl"), "killed",
+        try (SqlHistoryRecorder h = new SqlHistoryRecorder(dir.resolve("history.jsonl"), "killed",
                 List.of(new SqlWorkload.Row(0, 0, 100)))) {
             h.txn(0, 0, "ser", Outcome.OK, h.now(), List.of());
         }

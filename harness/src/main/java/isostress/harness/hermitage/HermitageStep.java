@@ -7,8 +7,8 @@ package isostress.harness.hermitage;
  * @param session which session runs it (1, 2, 3)
  * @param sql     the statement
  */
-public record Step(int session, String sql) {
-    static Step t(int session, String sql) {
-        return new Step(session, sql);
+public record HermitageStep(int session, String sql) {
+    static HermitageStep t(int session, String sql) {
+        return new HermitageStep(session, sql);
     }
 }

@@ -11,8 +11,8 @@ import java.util.List;
  *                   {@code snapshot}, {@code serializable}, {@code read-uncommitted})
  * @param statements 1 or more statements, run in order
  */
-public record SqlTxn(int session, int index, String isolation, List<SqlStatement> statements) {
-    public SqlTxn {
+public record SqlTxnPlan(int session, int index, String isolation, List<SqlStatement> statements) {
+    public SqlTxnPlan {
         statements = List.copyOf(statements);
     }
 

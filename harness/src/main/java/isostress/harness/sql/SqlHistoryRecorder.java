@@ -21,14 +21,14 @@ import java.util.Map;
  * transaction as it completes, each line as the checker's {@link isostress.checker.sql.SqlHistoryWriter} renders it. Every line goes out in one write(2) as soon as it is complete, so a crash leaves a
  * history whose every line is whole: a checkable prefix.
  */
-public final class SqlHistoryWriter implements AutoCloseable {
+public final class SqlHistoryRecorder implements AutoCloseable {
     private final OutputStream out;
     private final long start = System.nanoTime();
     private long nextId;
     private boolean closed;
 
     /** Creates {@code file} with the header (naming the campaign) and the initial rows. */
-    public SqlHistoryWriter(Path file, String name, List<SqlWorkload.Row> init) throws IOException {
+    public SqlHistoryRecorder(Path file, String name, List<SqlWorkload.Row> init) throws IOException {
         out = Files.newOutputStream(file);
         line(isostress.checker.sql.SqlHistoryWriter.headerLine(name, Map.of(SqlWorkload.TABLE, SqlWorkload.COLUMNS)));
         List<SqlHistory.InitRow> rows = new ArrayList<>();

@@ -21,7 +21,7 @@ import java.util.Set;
  * reads from a t1 ∈ P ∪ {t} must have t1 = M_{P∪{t}}(x). Failed prefixes are memoised under ≡_iso(h): the frontier,
  * plus M_P when some transaction is SI (Alg. 4, "seen"); O(|h|^width · width^|Keys|) states.
  */
-final class PrefixSearch {
+final class SqlPrefixSearch {
     enum Outcome { FOUND, NONE, BUDGET }
 
     /** A memo key: the frontier, then M_P when needed. */
@@ -58,7 +58,7 @@ final class PrefixSearch {
     private final int[] pos;
     private int placed;
 
-    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts) {
+    SqlPrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts) {
         this(ix, pco, budget, serConflicts, List.of());
     }
 
@@ -68,7 +68,7 @@ final class PrefixSearch {
      *                    {@link SqlChecker} uses this as a fast path and falls back to choosing them in
      *                    {@link ExtensionSearch}. FOUND stays sound: the order and the chosen versions are a witness.
      */
-    PrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts,
+    SqlPrefixSearch(SqlIndex ix, long[][] pco, SqlChecker.Budget budget, List<ExtensionSearch.Conflict> serConflicts,
                  List<ExtensionSearch.Conflict> rcConflicts) {
         this.ix = ix;
         rcLazy = new boolean[ix.reads.size()][];
@@ -87,8 +87,8 @@ final class PrefixSearch {
         int n = ix.n;
         pcoPred = Bits.matrix(n);
         for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) if (Bits.get(pco[a], b)) Bits.set(pcoPred[b], a);
-        soWrPred = Saturation.soWrPred(ix);
-        before = Saturation.readBefore(ix);
+        soWrPred = SqlSaturation.soWrPred(ix);
+        before = SqlSaturation.readBefore(ix);
         inP = Bits.row(n);
         Bits.set(inP, 0);
         frontier = new int[ix.sessions.length];

@@ -1,5 +1,6 @@
 package isostress.checker.sql;
 
+import isostress.checker.model.Argument;
 import isostress.checker.model.IsolationLevel;
 
 import java.util.ArrayDeque;
@@ -28,14 +29,14 @@ import java.util.Map;
  * </ol>
  * O(rounds · (Σ_r |keys(r)| · |writers| + n³/64)).
  */
-final class Saturation {
+final class SqlSaturation {
     /**
      * The closed pco, whether it is cyclic, and (when explaining) the direct edges with their reasons and, for edges
      * an axiom forced, the reader whose axiom it was (the explanation names it, so the counterexample lists it).
      */
-    record Pco(long[][] closed, boolean cyclic, Map<Long, String> why, Map<Long, Integer> via) {}
+    record Pco(long[][] closed, boolean cyclic, Map<Long, Argument.Reason> why) {}
 
-    private Saturation() {}
+    private SqlSaturation() {}
 
     /** Nodes each read event's earlier reads in the same transaction read from, for RC. */
     static long[][] readBefore(SqlIndex ix) {
@@ -76,8 +77,7 @@ final class Saturation {
      */
     static Pco run(SqlIndex ix, boolean explain, long[][] start) {
         int n = ix.n;
-        Map<Long, String> why = explain ? new HashMap<>() : null;
-        Map<Long, Integer> via = explain ? new HashMap<>() : null;
+        Map<Long, Argument.Reason> why = explain ? new HashMap<>() : null;
         long[][] pred = soWrPred(ix);
         long[][] before = readBefore(ix);
         long[][] pco;
@@ -90,10 +90,9 @@ final class Saturation {
         }
         if (explain) {
             for (int[] ses : ix.sessions) {
-                why.put(edge(n, 0, ses[0]), "init precedes every transaction");
+                why.put(edge(n, 0, ses[0]), new Argument.InitFirst());
                 for (int i = 1; i < ses.length; i++) {
-                    why.put(edge(n, ses[i - 1], ses[i]), ix.label(ses[i]) + " follows " + ix.label(ses[i - 1])
-                            + " in session " + ix.txn[ses[i]].session() + " (so)");
+                    why.put(edge(n, ses[i - 1], ses[i]), new Argument.SessionOrder(ix.txn[ses[i]].session()));
                 }
             }
             for (SqlIndex.Read r : ix.reads) {
@@ -102,14 +101,12 @@ final class Saturation {
                     if (w < 0) continue;
                     String k = ix.keyNames.get(r.keys[j]);
                     boolean returned = w == r.baseWr[j];
-                    why.putIfAbsent(edge(n, w, r.node), ix.label(r.node) + "'s " + r.op.f().toUpperCase() + " WHERE "
-                            + r.where().sql() + (returned ? " returned " + k + " as written by " + ix.label(w)
-                            : " did not return " + k + ", so it saw " + ix.label(w) + "'s non-matching "
-                            + Predicate.row(ix.finalWrite(w, r.keys[j]).value())) + " (wr)");
+                    why.putIfAbsent(edge(n, w, r.node), new Argument.ReadFrom(ix.read(r.node, r.op), k, returned,
+                            returned ? null : Predicate.row(ix.finalWrite(w, r.keys[j]).value())));
                 }
             }
         }
-        if (Bits.cyclic(pco)) return new Pco(pco, true, why, via);
+        if (Bits.cyclic(pco)) return new Pco(pco, true, why);
         int ri = 0;
         boolean changed = true;
         while (changed) {
@@ -128,21 +125,17 @@ final class Saturation {
                         changed = true;
                         if (explain) {
                             String k = ix.keyNames.get(r.keys[j]);
-                            via.putIfAbsent(edge(n, t2, w1), u);
-                            why.putIfAbsent(edge(n, t2, w1), ix.label(u) + " (" + lv.alias() + ")'s "
-                                    + r.op.f().toUpperCase() + " WHERE " + r.where().sql() + " saw " + k + " as written by "
-                                    + ix.label(w1) + "; " + ix.label(t2) + " also writes " + k + " and is visible to it ("
-                                    + reason(lv) + "), so " + ix.label(t2) + " must commit before " + ix.label(w1) + " (co)");
+                            why.putIfAbsent(edge(n, t2, w1), new Argument.Visible(ix.read(u, r.op), k, ix.id(w1)));
                         }
                     }
                 }
             }
             if (changed) {
                 Bits.close(pco);
-                if (Bits.cyclic(pco)) return new Pco(pco, true, why, via);
+                if (Bits.cyclic(pco)) return new Pco(pco, true, why);
             }
         }
-        return new Pco(pco, false, why, via);
+        return new Pco(pco, false, why);
     }
 
     static boolean visible(SqlIndex ix, IsolationLevel lv, int t2, int u, long[][] pco, long[][] soWrPred, long[] before) {
@@ -168,23 +161,12 @@ final class Saturation {
         }
     }
 
-    static String reason(IsolationLevel lv) {
-        switch (lv) {
-            case READ_COMMITTED: return "RC: it precedes the reader in session order or an earlier statement read from it";
-            case READ_ATOMIC: return "RA: the reader's transaction read from it or follows it in session order";
-            case PREFIX: return "PC: it commits before a transaction the reader follows or read from";
-            case SNAPSHOT_ISOLATION: return "SI: it commits before a transaction the reader follows or read from, or "
-                    + "before a transaction writing a key the reader writes";
-            default: return "SER: it commits before the reader";
-        }
-    }
-
     static long edge(int n, int a, int b) {
         return (long) a * n + b;
     }
 
     /** A shortest cycle through the direct edges in {@code why} (pco is their closure), as node ids. */
-    static List<Integer> cycle(int n, Map<Long, String> why) {
+    static List<Integer> cycle(int n, Map<Long, ?> why) {
         List<List<Integer>> adj = new ArrayList<>();
         for (int i = 0; i < n; i++) adj.add(new ArrayList<>());
         for (long e : why.keySet()) adj.get((int) (e / n)).add((int) (e % n));
