@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 public final class Leftovers {
     private static final Pattern OWNED = Pattern.compile("isostress-(pg|mariadb)-(\\d+)-.*");
     /** The label naming the harness (pid) that started a container. */
-    static final String DOCKER_OWNER = "isostress.owner";
+    public static final String DOCKER_OWNER = "isostress.owner";
 
     private Leftovers() {
     }
@@ -44,7 +44,7 @@ public final class Leftovers {
      * The prefix for a new data directory of {@code kind} (pg, mariadb) owned by this process. The servers about to
      * use it are then this process's: its {@link Watchdog} runs from now on, to stop them if the process is killed.
      */
-    static String prefix(String kind) {
+    public static String prefix(String kind) {
         Watchdog.arm();
         return "isostress-" + kind + "-" + ProcessHandle.current().pid() + "-";
     }
@@ -96,7 +96,7 @@ public final class Leftovers {
      */
     private static List<String> removeContainersOfDeadHarnesses() {
         List<String> done = new ArrayList<>();
-        Path docker = LocalMariaDbProvisioner.find("/usr/bin/docker", "/usr/local/bin/docker");
+        Path docker = Host.find("/usr/bin/docker", "/usr/local/bin/docker");
         if (docker == null) return done;
         String format = "{{.ID}} {{.Label \"" + DOCKER_OWNER + "\"}}";
         try {

@@ -10,10 +10,10 @@ import isostress.harness.db.AcctDialect;
 import isostress.harness.db.JdbcClientFactory;
 import isostress.harness.db.Secrets;
 import isostress.harness.faults.Iptables;
-import isostress.harness.provision.DbNode;
+import isostress.harness.db.DbNode;
 import isostress.harness.provision.Leftovers;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import isostress.harness.sql.SqlHistoryWriter;
 import isostress.harness.sql.SqlSession;
 

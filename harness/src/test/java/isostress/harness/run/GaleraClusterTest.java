@@ -6,7 +6,7 @@ import isostress.checker.model.Verdict;
 import isostress.harness.Services;
 import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Iptables;
-import isostress.harness.provision.Provisioner;
+import isostress.harness.db.Provisioner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -10,7 +10,7 @@ import isostress.checker.history.SideEvent;
 import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Nemesis;
 import isostress.harness.faults.NemesisSpec;
-import isostress.harness.provision.DbNode;
+import isostress.harness.db.DbNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

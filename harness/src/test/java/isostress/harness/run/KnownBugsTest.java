@@ -3,7 +3,7 @@ package isostress.harness.run;
 import isostress.checker.model.IsolationLevel;
 import isostress.harness.config.Campaign;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.RunningDatabase;
 import isostress.checker.model.Verdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

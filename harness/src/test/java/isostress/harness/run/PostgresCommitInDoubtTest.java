@@ -3,7 +3,7 @@ package isostress.harness.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import isostress.checker.model.Verdict;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,8 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
+import isostress.harness.db.DbNode;
+import isostress.harness.provision.Host;
+import isostress.harness.provision.ProcessSignals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@code unshare -U} as root); to start it again after a kill, the postmaster's own command line is replayed the
  * same way, on the same data directory and port: PostgreSQL's crash recovery does the rest.
  */
-final class EmbeddedPostgresNode implements DbNode {
+final class HostPostgresNode implements DbNode {
     private final String name;
     private final Path data;
     private final int port;
@@ -24,12 +27,12 @@ final class EmbeddedPostgresNode implements DbNode {
     private final Path log;
     private List<String> command;
 
-    EmbeddedPostgresNode(Path data, int port, String url, Path log) {
+    HostPostgresNode(Path data, int port, String url, Path log) {
         this("n1", data, port, url, log, null);
     }
 
     /** @param command the postmaster's command line, for a server isostress starts itself (a standby), or null */
-    EmbeddedPostgresNode(String name, Path data, int port, String url, Path log, List<String> command) {
+    HostPostgresNode(String name, Path data, int port, String url, Path log, List<String> command) {
         this.name = name;
         this.command = command;
         this.data = data;
@@ -97,7 +100,7 @@ final class EmbeddedPostgresNode implements DbNode {
             if (pid() > 0) throw new IOException("embedded PostgreSQL is still running");
             if (command == null) throw new IOException("embedded PostgreSQL was not killed by isostress: cannot restart");
             List<String> cmd = new ArrayList<>();
-            if (PostgresBinaries.isRoot()) cmd.addAll(List.of("unshare", "-U"));
+            if (Host.isRoot()) cmd.addAll(List.of("unshare", "-U"));
             cmd.addAll(command);
             new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
