@@ -4,6 +4,8 @@ import isostress.harness.Services;
 import isostress.harness.cli.Main;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.mariadb.LocalMariaDbProvisioner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -64,7 +66,7 @@ class BadServerSettingTest {
 
     @Test
     void galeraNodeQuotesItsErrorLine() {
-        Services.require(Provisioner.galeraAvailable(), "a local Galera cluster (mariadbd, galera-4, rsync)",
+        Services.require(LocalMariaDbProvisioner.galeraAvailable(), "a local Galera cluster (mariadbd, galera-4, rsync)",
                 "apt-get install -y mariadb-server galera-4 rsync");
         SettingRefusedException e = refused(database("database:\n  type: mariadb\n  nodes: 3\n"
                 + "  settings: {bogus-setting: 1}\n"));

@@ -1,8 +1,11 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import isostress.harness.Services;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,8 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import com.github.dockerjava.api.command.InspectImageResponse;
 import isostress.harness.Services;
+import isostress.harness.provision.DockerEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,9 +1,14 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import com.github.dockerjava.api.exception.NotFoundException;
 import isostress.harness.Services;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
+import isostress.harness.provision.DockerEngine;
+import isostress.harness.provision.DockerNode;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
