@@ -29,6 +29,9 @@ import java.util.regex.Pattern;
 final class InstalledBinaries implements PostgresBinaries {
     /** What Debian's postgresql-15 installs; named in the sentence for a machine without PostgreSQL. */
     static final String DEBIAN_BIN_DIR = "/usr/lib/postgresql/15/bin";
+    /** Where pg_config may be: Debian's (postgresql-common, libpq-dev), a source build's. */
+    private static final String[] PG_CONFIG = {"/usr/bin/pg_config", "/usr/local/bin/pg_config",
+            "/usr/local/pgsql/bin/pg_config"};
     private static final Pattern VERSION = Pattern.compile("\\(PostgreSQL\\) (\\d+(\\.\\d+)*)");
     private Path binDir;
 
@@ -39,7 +42,7 @@ final class InstalledBinaries implements PostgresBinaries {
             String problem = problem(binDir);
             if (problem != null) throw new IOException("database.bin-dir: " + problem);
         } else {
-            binDir = fromPgConfig();
+            binDir = fromPgConfig(Host.find(PG_CONFIG));
             System.err.println("isostress: provision: local runs the PostgreSQL binaries pg_config names: " + binDir);
         }
         return "local PostgreSQL " + version(binDir) + " from " + binDir;
@@ -56,12 +59,15 @@ final class InstalledBinaries implements PostgresBinaries {
                 + ": name the directory of PostgreSQL's server programs (Debian's postgresql-15: " + DEBIAN_BIN_DIR + ")";
     }
 
-    /** {@code pg_config --bindir}, when pg_config is installed and that directory holds the server programs. */
-    private static Path fromPgConfig() throws IOException, InterruptedException {
+    /**
+     * {@code pgConfig --bindir}, when that directory holds the server programs.
+     *
+     * @param pgConfig the pg_config program, or null when there is none
+     */
+    static Path fromPgConfig(Path pgConfig) throws IOException, InterruptedException {
         String install = "provision: local for postgresql starts the PostgreSQL server installed here, and there is "
                 + "none: install it (apt-get install postgresql-15) or name its programs' directory with "
                 + "database.bin-dir";
-        Path pgConfig = Host.find("/usr/bin/pg_config", "/usr/local/bin/pg_config", "/usr/local/pgsql/bin/pg_config");
         if (pgConfig == null) throw new IOException(install + " (no pg_config found)");
         String out = output(List.of(pgConfig.toString(), "--bindir")).trim();
         Path dir = Path.of(out);
