@@ -8,7 +8,7 @@ import static isostress.harness.config.CampaignLoaderTest.hasProblem;
 import static isostress.harness.config.CampaignLoaderTest.problems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Issue 16: {@code database.replicas}, {@code database.synchronous-standbys} and {@code workload.read-from}. */
+/** {@code database.replicas}, {@code database.synchronous-standbys} and {@code workload.read-from}. */
 class ReplicasLoaderTest {
     private static Replicas replicas(String yaml) {
         return CampaignLoader.parse(FILE, yaml).database().replicas();

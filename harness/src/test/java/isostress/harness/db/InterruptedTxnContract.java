@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * Issue 13, per database: a session ended by the server (an administrator's kill) is {@code fail} when it was
+ * Per database: a session ended by the server (an administrator's kill) is {@code fail} when it was
  * waiting before COMMIT and {@code info} when its COMMIT was in flight, through the real client
  * ({@link Database#clients} → {@link JdbcTxnClient} → the adapter's classify). Each database says how to hold a
  * COMMIT in flight deterministically, how to find the waiting session and how to kill it; the database is then asked

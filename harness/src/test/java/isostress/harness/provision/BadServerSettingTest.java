@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13 item 3: a server setting the server does not know is named from the server's own message, as soon as the
+ * A server setting the server does not know is named from the server's own message, as soon as the
  * server gives up (it used to take zonky's full 10 s wait and end in a stack trace). Real servers: embedded
  * PostgreSQL always; a local MariaDB and Galera when installed.
  */

@@ -74,7 +74,7 @@ class HarnessKillTest {
         System.out.println("SIGKILL x" + ROUNDS + " (embedded PostgreSQL): clean-up ms " + cleanMs);
     }
 
-    /** Issue 16: a primary and two hot standbys (their data directories are the harness's too). */
+    /** A primary and two hot standbys (their data directories are the harness's too). */
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void sigkillOfEmbeddedPostgresWithReplicasLeavesNothing() throws Exception {

@@ -29,7 +29,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A measured limit of "PostgreSQL implements the mixed semantics" (issue 7): PostgreSQL's SSI tracks rw-conflicts
+ * A measured limit of "PostgreSQL implements the mixed semantics": PostgreSQL's SSI tracks rw-conflicts
  * only between SERIALIZABLE transactions, so a READ COMMITTED writer between two serializable transactions hides
  * the cycle. T1 (ser) reads x; R (rc) writes x and y and commits; T2 (ser) reads y (R's) and w; T1 writes w and
  * commits; T2 commits. In every commit order T1 precedes R (T1 read x before R's write), R precedes T2 (T2 read R's y)

@@ -32,7 +32,7 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * {@code provision: docker} with {@code database.replicas} (issue 16): a PostgreSQL primary container (n1) and N
+ * {@code provision: docker} with {@code database.replicas}: a PostgreSQL primary container (n1) and N
  * hot-standby containers (n2, ...) on a Docker network of their own, fed by physical streaming replication, as the
  * embedded provisioner's {@link HostStandbys} are. The images built from zonky's binaries have no pg_basebackup,
  * so the base backup is again a copy of the primary's data directory taken while it is stopped cleanly: the primary

@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Hot standbys of an embedded primary, fed by physical streaming replication (issue 16). The embedded binaries have
+ * Hot standbys of an embedded primary, fed by physical streaming replication. The embedded binaries have
  * no pg_basebackup, so the base backup is a copy of the primary's data directory taken while the primary is
  * stopped cleanly: a shut-down cluster is consistent on disk (PostgreSQL docs, "File System Level Backup"). Each
  * copy gets what makes it a standby ({@link StandbyConfig}: {@code standby.signal}, or recovery.conf before 12) and a

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 16 item 1: an embedded primary with two hot standbys (the bundled PostgreSQL, so no download): a row written
+ * An embedded primary with two hot standbys (the bundled PostgreSQL, so no download): a row written
  * on the primary is on both standbys once they have caught up, each node has its log, the primary waits for one
  * standby of the two (ANY 1), also on PostgreSQL 11 (recovery.conf, no standby.signal); a standby that stops
  * replaying is named, and closing leaves no process or directory.

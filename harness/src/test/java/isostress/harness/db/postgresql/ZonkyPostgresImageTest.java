@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Images built here from zonky's binaries (issue 16): which versions qualify, what a missing base says, and that an
+ * Images built here from zonky's binaries: which versions qualify, what a missing base says, and that an
  * image is built once, runs as postgres and is reused. That the server in it serves a whole campaign is
  * KnownBugsTest's (the 12.3 bug in Docker).
  */
