@@ -53,8 +53,14 @@ public final class Databases {
 
     /** "a, b or c". */
     public static String either(List<String> names) {
+        return join(names, "or");
+    }
+
+    /** "a, b and c" with {@code conjunction} "and". */
+    private static String join(List<String> names, String conjunction) {
         if (names.size() <= 1) return String.join("", names);
-        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+        return String.join(", ", names.subList(0, names.size() - 1)) + " " + conjunction + " "
+                + names.get(names.size() - 1);
     }
 
     /** The provisions' campaign names, in {@link Provision}'s order. */
@@ -74,6 +80,6 @@ public final class Databases {
         String s = "provision must be one of " + String.join(", ", yamlNames(d.provisions())) + " for " + d.name();
         List<String> whose = ALL.stream().filter(o -> o.provisions().contains(p)).map(o -> o.product() + "'s")
                 .collect(Collectors.toList());
-        return whose.isEmpty() ? s : s + "; " + p.yamlName() + " is " + either(whose);
+        return whose.isEmpty() ? s : s + "; " + p.yamlName() + " is " + join(whose, "and");
     }
 }

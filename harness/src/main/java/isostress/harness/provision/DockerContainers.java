@@ -59,11 +59,16 @@ public final class DockerContainers {
         return repository + ":" + (db.version() != null ? db.version() : dflt);
     }
 
-    /** Starts a one-server JDBC database on a fixed host port; the node's probe is a query. */
+    /**
+     * Starts a one-server JDBC database on a fixed host port; the node's probe is a query.
+     *
+     * @param timeouts the driver's connect and socket timeouts for the probe, in the driver's units
+     */
     public static RunningDatabase single(GenericContainer<?> c, String what, String image, int containerPort,
-                                         String scheme, Path logFile) throws IOException, InterruptedException {
+                                         String scheme, Properties timeouts, Path logFile)
+            throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        DockerNode node = jdbcNode("n1", c, what, image, containerPort, scheme, logFile, "SELECT 1", "1");
+        DockerNode node = jdbcNode("n1", c, what, image, containerPort, scheme, timeouts, logFile, "SELECT 1", "1");
         return new DockerDatabase(List.of(node), null, USER, PASSWORD, "docker " + what + " (" + image + ") at "
                 + node.host() + ":" + node.clientPort() + ", up in " + seconds(t0) + " s");
     }
@@ -73,7 +78,8 @@ public final class DockerContainers {
      * {@code expected} there; removes it when it does not.
      */
     public static DockerNode jdbcNode(String name, GenericContainer<?> c, String what, String image,
-                                      int containerPort, String scheme, Path logFile, String query, String expected)
+                                      int containerPort, String scheme, Properties timeouts, Path logFile,
+                                      String query, String expected)
             throws IOException, InterruptedException {
         int port = Host.freePort();
         c.setPortBindings(List.of(port + ":" + containerPort));
@@ -82,7 +88,7 @@ public final class DockerContainers {
         start(c, what, image, log);
         String host = c.getHost();
         String url = scheme + "://" + host + ":" + port + "/" + DATABASE;
-        DockerNode node = new DockerNode(name, c, url, host, port, jdbcProbe(url, query, expected), RESTART, log);
+        DockerNode node = new DockerNode(name, c, url, host, port, jdbcProbe(url, timeouts, query, expected), RESTART, log);
         try {
             node.awaitReady(STARTUP);
         } catch (IOException | InterruptedException e) {
@@ -120,14 +126,16 @@ public final class DockerContainers {
         }
     }
 
-    /** A probe that logs in as the clients do and expects {@code query}'s first value to be {@code expected}. */
-    public static DockerNode.Probe jdbcProbe(String url, String query, String expected) {
+    /**
+     * A probe that logs in as the clients do and expects {@code query}'s first value to be {@code expected}.
+     *
+     * @param timeouts the driver's connect and socket timeouts (each driver has its own units)
+     */
+    public static DockerNode.Probe jdbcProbe(String url, Properties timeouts, String query, String expected) {
         Properties p = new Properties();
+        p.putAll(timeouts);
         p.setProperty("user", USER);
         p.setProperty("password", PASSWORD);
-        boolean pg = url.startsWith("jdbc:postgresql:");
-        p.setProperty("connectTimeout", pg ? "5" : "5000");   // PostgreSQL in seconds, MariaDB in milliseconds
-        p.setProperty("socketTimeout", pg ? "10" : "10000");
         return () -> {
             try (Connection conn = DriverManager.getConnection(url, p);
                  Statement s = conn.createStatement();

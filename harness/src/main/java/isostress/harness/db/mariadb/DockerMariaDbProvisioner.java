@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * {@code provision: docker} for MariaDB: {@code mariadb:<version>} (default {@value #DEFAULT_VERSION}) or the
@@ -38,7 +39,16 @@ final class DockerMariaDbProvisioner implements Provisioner {
         }.withDatabaseName(DockerContainers.DATABASE).withUsername(DockerContainers.USER)
                 .withPassword(DockerContainers.PASSWORD);
         c.setCommand(options(db, maxClients).toArray(String[]::new));
-        return DockerContainers.single(c, "MariaDB", image, 3306, "jdbc:mariadb", logs.resolve("mariadb-n1.log"));
+        return DockerContainers.single(c, "MariaDB", image, 3306, "jdbc:mariadb", probeTimeouts(),
+                logs.resolve("mariadb-n1.log"));
+    }
+
+    /** How long a readiness probe may wait to connect and for an answer: Connector/J counts in milliseconds. */
+    static Properties probeTimeouts() {
+        Properties p = new Properties();
+        p.setProperty("connectTimeout", "5000");
+        p.setProperty("socketTimeout", "10000");
+        return p;
     }
 
     /** The server options of a MariaDB node: room for the clients, then the campaign's settings. */

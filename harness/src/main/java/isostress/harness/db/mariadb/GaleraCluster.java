@@ -52,8 +52,8 @@ final class GaleraCluster {
                 nodes.add(node("n" + i, i == 1, peers, db, image, network, logs, maxClients));
             }
             for (DockerNode node : nodes) {
-                node.awaitReady(Duration.ofSeconds(60), DockerContainers.jdbcProbe(node.url(), CLUSTER_SIZE,
-                        String.valueOf(n)));
+                node.awaitReady(Duration.ofSeconds(60), DockerContainers.jdbcProbe(node.url(),
+                        DockerMariaDbProvisioner.probeTimeouts(), CLUSTER_SIZE, String.valueOf(n)));
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             DockerDatabase.removeAll(nodes, network);
@@ -87,6 +87,7 @@ final class GaleraCluster {
                 .withCommand(opts.toArray(String[]::new))
                 .waitingFor(DockerContainers.NO_WAIT); // start() waits until the node is synced
         return DockerContainers.jdbcNode(name, c, "Galera node " + name, image, 3306, "jdbc:mariadb",
+                DockerMariaDbProvisioner.probeTimeouts(),
                 logs.resolve("mariadb-" + name + ".log"), SYNCED, "Synced");
     }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * {@code provision: docker} for PostgreSQL: one server ({@code postgres:<version>} when the engine has it, else an
@@ -33,7 +34,15 @@ final class DockerPostgresProvisioner implements Provisioner {
         for (Map.Entry<String, String> e : db.settings().entrySet()) cmd.addAll(List.of("-c", e.getKey() + "=" + e.getValue()));
         if (db.replicas().count() > 0) return DockerStandbys.start(db, image, cmd, logs);
         return DockerContainers.single(container(image, cmd), "PostgreSQL", image, 5432, "jdbc:postgresql",
-                logs.resolve("postgresql-n1.log"));
+                probeTimeouts(), logs.resolve("postgresql-n1.log"));
+    }
+
+    /** How long a readiness probe may wait to connect and for an answer: pgjdbc counts in seconds. */
+    static Properties probeTimeouts() {
+        Properties p = new Properties();
+        p.setProperty("connectTimeout", "5");
+        p.setProperty("socketTimeout", "10");
+        return p;
     }
 
     /** A PostgreSQL container running {@code cmd}, its clients' user and database made on its first start. */

@@ -124,6 +124,7 @@ final class DockerStandbys implements DockerDatabase.Replication {
                                    String inRecovery) throws IOException, InterruptedException {
         c.withNetwork(network).withNetworkAliases(name);
         return DockerContainers.jdbcNode(name, c, "PostgreSQL " + name, image, 5432, "jdbc:postgresql",
+                DockerPostgresProvisioner.probeTimeouts(),
                 logs.resolve("postgresql-" + name + ".log"), "SELECT pg_is_in_recovery()", inRecovery);
     }
 

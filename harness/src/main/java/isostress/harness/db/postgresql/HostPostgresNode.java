@@ -15,9 +15,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The embedded PostgreSQL server as a node the nemesis can act on. zonky starts the postmaster (through
- * {@code unshare -U} as root); to start it again after a kill, the postmaster's own command line is replayed the
- * same way, on the same data directory and port: PostgreSQL's crash recovery does the rest.
+ * A PostgreSQL server isostress started on this machine (embedded or local, {@link HostPostgresProvisioner}) as a
+ * node the nemesis can act on. {@link PostgresBinaries} start the postmaster (through {@code unshare -U} as root); to
+ * start it again after a kill, the postmaster's own command line is replayed the same way, on the same data
+ * directory and port: PostgreSQL's crash recovery does the rest.
  */
 final class HostPostgresNode implements DbNode {
     private final String name;
@@ -84,7 +85,7 @@ final class HostPostgresNode implements DbNode {
     @Override
     public synchronized void kill() throws IOException {
         long pid = pid();
-        if (pid < 0) throw new IOException("embedded PostgreSQL is not running");
+        if (pid < 0) throw new IOException("PostgreSQL " + name + " is not running");
         command = commandLine(pid);
         // The postmaster and its backends at once: orphaned backends would hold the shared memory a restart needs.
         ProcessSignals.signalTree(pid, "KILL");
@@ -97,8 +98,8 @@ final class HostPostgresNode implements DbNode {
     @Override
     public void restart() throws IOException, InterruptedException {
         synchronized (this) {
-            if (pid() > 0) throw new IOException("embedded PostgreSQL is still running");
-            if (command == null) throw new IOException("embedded PostgreSQL was not killed by isostress: cannot restart");
+            if (pid() > 0) throw new IOException("PostgreSQL " + name + " is still running");
+            if (command == null) throw new IOException("PostgreSQL " + name + " was not killed by isostress: cannot restart");
             List<String> cmd = new ArrayList<>();
             if (Host.isRoot()) cmd.addAll(List.of("unshare", "-U"));
             cmd.addAll(command);
@@ -115,7 +116,7 @@ final class HostPostgresNode implements DbNode {
             }
             Thread.sleep(100);
         }
-        throw new IOException("embedded PostgreSQL did not come back within 60 s: " + (last == null ? "" : last.getMessage()));
+        throw new IOException("PostgreSQL " + name + " did not come back within 60 s: " + (last == null ? "" : last.getMessage()));
     }
 
     /**
@@ -139,7 +140,7 @@ final class HostPostgresNode implements DbNode {
     /** The postmaster's command line (its executable first) while it runs. */
     List<String> commandLine() throws IOException {
         long pid = pid();
-        if (pid < 0) throw new IOException("embedded PostgreSQL " + name + " is not running");
+        if (pid < 0) throw new IOException("PostgreSQL " + name + " is not running");
         return commandLine(pid);
     }
 

@@ -94,8 +94,8 @@ final class HostPostgresProvisioner implements Provisioner {
 
     /**
      * The binaries' start, which waits until the server is up (up to {@link #STARTUP}; zonky's until a connection
-     * succeeds) even when the server is long gone: pg_ctl runs with -w and logs {@code pg_ctl: could not start server} as soon as the postmaster exits
-     * during startup (PostgreSQL's pg_ctl.c, {@code wait_for_postmaster}). Seeing that line in the log ends the
+     * succeeds) even when the server is long gone: pg_ctl runs with -w and logs {@code pg_ctl: could not start
+     * server} as soon as the postmaster exits during startup (PostgreSQL's pg_ctl.c, {@code wait_for_postmaster}). Seeing that line in the log ends the
      * wait at once, with the server's FATAL line; the start's wait ends on the interrupt.
      */
     private static PostgresBinaries.Server startWatchingLog(Callable<PostgresBinaries.Server> startServer, Path log,

@@ -21,8 +21,9 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Hot standbys of an embedded primary, fed by physical streaming replication. The embedded binaries have
- * no pg_basebackup, so the base backup is a copy of the primary's data directory taken while the primary is
+ * Hot standbys of a primary isostress started on this machine (embedded or local), fed by physical streaming
+ * replication. zonky's binaries have no pg_basebackup (and the installed ones are started the same way), so the base
+ * backup is a copy of the primary's data directory taken while the primary is
  * stopped cleanly: a shut-down cluster is consistent on disk (PostgreSQL docs, "File System Level Backup"). Each
  * copy gets what makes it a standby ({@link StandbyConfig}: {@code standby.signal}, or recovery.conf before 12) and a
  * {@code primary_conninfo} naming it ({@code application_name} n2, n3, ...,
@@ -31,9 +32,9 @@ import java.util.stream.Stream;
  * {@link Watchdog} stops them too if the harness is killed.
  */
 final class HostStandbys implements AutoCloseable {
-    /** Files of a running server that a copy must not carry (the copy would think it is running). */
-    /** The embedded nodes' URLs name their user, and it needs no password. */
+    /** The nodes' URLs name their user, and it needs no password. */
     private static final Properties LOGIN = new Properties();
+    /** Files of a running server that a copy must not carry (the copy would think it is running). */
     private static final Set<String> SKIPPED = Set.of("postmaster.pid", "postmaster.opts", "epg-lock");
     private final HostPostgresNode primary;
     private final List<HostPostgresNode> standbys;
@@ -55,7 +56,7 @@ final class HostStandbys implements AutoCloseable {
             throws IOException, InterruptedException {
         List<String> command = primary.commandLine();
         int major = ReplicaLag.major(primary.url(), LOGIN);
-        if (!primary.stop(wait)) throw new IOException("embedded PostgreSQL n1 did not stop for the base backup");
+        if (!primary.stop(wait)) throw new IOException("PostgreSQL n1 did not stop for the base backup");
         List<HostPostgresNode> standbys = new ArrayList<>();
         HostStandbys started = new HostStandbys(primary, standbys, null);
         try {
