@@ -53,6 +53,7 @@ public abstract class InnoDbDatabase extends JdbcDatabase {
 
     @Override
     public Provisioner provisioner(Provision p) {
+        if (!provisions().contains(p)) throw new IllegalArgumentException(provisionProblem(p)); // MySQL: no docker
         switch (p) {
             case LOCAL: return new LocalMariaDbProvisioner();
             case DOCKER: return new DockerMariaDbProvisioner();
