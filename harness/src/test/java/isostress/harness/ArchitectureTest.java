@@ -3,6 +3,8 @@ package isostress.harness;
 import isostress.checker.Checker;
 import isostress.generator.KeyDistribution;
 import isostress.harness.cli.Main;
+import isostress.harness.db.Database;
+import isostress.harness.db.Databases;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -29,9 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Keeps the two rules of docs/architecture.md that a compiler does not: the harness and the generator use only the
- * checker's small API ("histories in, results out"), and no package cycle exists; and one naming rule: no two main
- * classes share a simple name, so a name says which class it is without its package.
+ * Keeps the rules of docs/architecture.md that a compiler does not: the harness and the generator use only the
+ * checker's small API ("histories in, results out"), no package cycle exists, and a database's code lives in its
+ * package ({@link #databaseNamedTypesLiveInTheirDatabasesPackage}); and one naming rule: no two main classes share a
+ * simple name, so a name says which class it is without its package.
  *
  * <p>Both read the compiled main classes of the three modules with {@code jdeps}, the JDK's dependency analyzer, run
  * in-process through {@link ToolProvider} (a second or two). Compiled classes rather than import lines, because a
@@ -109,6 +112,78 @@ class ArchitectureTest {
         assertTrue(graph.size() > 20, "jdeps found almost no packages, so this test checks nothing: " + graph.keySet());
         assertEquals(List.of(), cycles, "packages that import each other in a cycle (each list is one strongly "
                 + "connected component)");
+    }
+
+    /**
+     * Words that name a database beyond what the registry says (its name, product and class): its other names and
+     * its parts (zonky's binaries, Galera, InnoDB).
+     */
+    static final Map<String, List<String>> ALSO_NAMED = Map.of(
+            "postgresql", List.of("postgres", "pg", "zonky"),
+            "mariadb", List.of("galera", "innodb"),
+            "mongodb", List.of("mongo"));
+
+    /**
+     * A database owns its servers: a harness main class whose simple name names a database (HostPostgresNode,
+     * GaleraCluster, DockerMongoDbProvisioner) is in that database's package or below it, so adding a database or a
+     * way to start one touches that package and the registry, not {@code provision} or the loader. The names are
+     * the registry's (each database's name, product and class, camel-case words lowercased) plus
+     * {@link #ALSO_NAMED}.
+     */
+    @Test
+    void databaseNamedTypesLiveInTheirDatabasesPackage() throws Exception {
+        Map<String, List<String>> misplaced = new TreeMap<>();
+        List<String> classes = new ArrayList<>();
+        topLevelClasses(classes(Main.class)).values().forEach(classes::addAll);
+        int named = 0;
+        for (String c : classes) {
+            String simple = c.substring(c.lastIndexOf('.') + 1);
+            for (Database d : Databases.all()) {
+                String home = d.getClass().getPackageName();
+                if (!namesDatabase(simple, d)) continue;
+                named++;
+                if (!c.startsWith(home + ".")) misplaced.computeIfAbsent(c, k -> new ArrayList<>()).add(home);
+            }
+        }
+        System.out.println(classes.size() + " harness main classes, " + named + " named after a database");
+        assertTrue(named > 20, "almost no class names a database, so this test checks nothing");
+        assertEquals(Map.of(), misplaced, "classes named after a database outside its package (class -> the "
+                + "package it belongs in): move them there");
+    }
+
+    /** True when {@code simpleName}'s camel-case words name {@code d}. */
+    static boolean namesDatabase(String simpleName, Database d) {
+        String words = "." + String.join(".", camelWords(simpleName)) + ".";
+        Set<String> names = new TreeSet<>(List.of(d.name(), d.product().toLowerCase(),
+                d.getClass().getSimpleName().toLowerCase()));
+        names.addAll(ALSO_NAMED.getOrDefault(d.name(), List.of()));
+        String joined = words.replace(".", "");
+        for (String n : names) {
+            // Short names (pg) must be a whole word; longer ones may span words (Maria+Db, Postgre+Sql) or start one.
+            if (n.length() <= 3 ? words.contains("." + n + ".") : joined.contains(n)) return true;
+        }
+        return false;
+    }
+
+    /** "HostPostgresNode" is host, postgres, node; "PgBinaries" is pg, binaries; "MySQLThing" is my, sql, thing. */
+    static List<String> camelWords(String name) {
+        List<String> out = new ArrayList<>();
+        for (String w : name.split("(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")) out.add(w.toLowerCase());
+        return out;
+    }
+
+    @Test
+    void theDatabaseNameRuleSeesWhatItShould() {
+        Database pg = Databases.byName("postgresql"), maria = Databases.byName("mariadb");
+        assertTrue(namesDatabase("HostPostgresNode", pg));
+        assertTrue(namesDatabase("PgBinaries", pg));
+        assertTrue(namesDatabase("ZonkyPostgresImage", pg));
+        assertTrue(namesDatabase("PostgreSql", pg));
+        assertTrue(namesDatabase("GaleraCluster", maria));
+        assertTrue(namesDatabase("InnoDbDatabase", maria));
+        assertFalse(namesDatabase("Upgrade", pg), "pg inside a word is not PostgreSQL");
+        assertFalse(namesDatabase("DockerContainers", pg));
+        assertFalse(namesDatabase("DockerContainers", maria));
     }
 
     @Test

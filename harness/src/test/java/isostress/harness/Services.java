@@ -21,7 +21,7 @@ public final class Services {
 
     /** A local MariaDB server (Debian's mariadbd), for the campaigns with {@code provision: local}. */
     public static void requireLocalMariaDb() {
-        require(isostress.harness.provision.Provisioner.mariaDbInstalled(), "a local MariaDB server (mariadbd)",
+        require(isostress.harness.db.mariadb.LocalMariaDbProvisioner.available(), "a local MariaDB server (mariadbd)",
                 "apt-get install -y mariadb-server");
     }
 }

@@ -5,8 +5,8 @@ import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import isostress.harness.run.CampaignRunner;
 import isostress.harness.run.RunOutcome;
 

@@ -10,8 +10,8 @@ import isostress.harness.db.Secrets;
 import isostress.harness.hermitage.HermitageRunner;
 import isostress.harness.hermitage.HermitageTable;
 import isostress.harness.provision.Leftovers;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

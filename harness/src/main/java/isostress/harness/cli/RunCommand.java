@@ -2,6 +2,7 @@ package isostress.harness.cli;
 
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
+import isostress.harness.db.Databases;
 import isostress.harness.db.Provision;
 import isostress.harness.run.CampaignRunner;
 import isostress.harness.run.RunOutcome;
@@ -12,7 +13,9 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code isostress run CAMPAIGN}: start the database, run the workload, record the history, check it. */
@@ -75,13 +78,19 @@ public final class RunCommand implements Callable<Integer> {
         return status;
     }
 
-    /** The {@code --provision} given, or null; external is not offered, as it needs a url the file lacks. */
+    /**
+     * The {@code --provision} given, or null: one some registered database supports; external is not offered, as it
+     * needs a url the file lacks.
+     */
     private Provision provision() {
         if (provision == null) return null;
-        for (Provision p : List.of(Provision.EMBEDDED, Provision.LOCAL, Provision.DOCKER)) {
-            if (p.name().equalsIgnoreCase(provision)) return p;
+        Set<Provision> offered = EnumSet.copyOf(Databases.provisions());
+        offered.remove(Provision.EXTERNAL);
+        for (Provision p : offered) {
+            if (p.yamlName().equalsIgnoreCase(provision)) return p;
         }
-        throw new Main.UsageException("--provision must be embedded, local or docker, was '" + provision + "'");
+        throw new Main.UsageException("--provision must be " + Databases.either(Databases.yamlNames(offered))
+                + ", was '" + provision + "'");
     }
 
     /** 2 (error) beats 1 (invalid) beats 3 (unknown) beats 0. */

@@ -4,6 +4,7 @@ import isostress.checker.model.IsolationLevel;
 import isostress.generator.workload.WorkloadSpec;
 import isostress.generator.workload.WorkloadType;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Databases;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
@@ -177,7 +178,8 @@ public final class CampaignLoader {
     private static void checkSql(ConfigNode w, ConfigNode d, WorkloadSpec workload, DatabaseSpec db,
                                  NemesisSpec nemesis) {
         if (!(db.type() instanceof JdbcDatabase)) {
-            w.problem("type", "sql needs an SQL database (postgresql, mariadb or mysql), was " + db.type().name());
+            w.problem("type", "sql needs an SQL database (" + Databases.either(Databases.names(
+                    t -> t instanceof JdbcDatabase)) + "), was " + db.type().name());
         }
         if (nemesis != null) w.problem("type", "sql workloads do not run under a nemesis yet");
         if (db.nodes() > 1) d.problem("nodes", "sql workloads run on a single server for now");

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 final class DatabaseSection {
     private static final List<String> KEYS = List.of("type", "provision", "version", "url", "user-env",
             "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause",
-            "tables", "replicas", "synchronous-standbys");
+            "tables", "replicas", "synchronous-standbys", "bin-dir");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
 
     private DatabaseSection() {
@@ -39,8 +39,8 @@ final class DatabaseSection {
         d.rejectUnknownKeys(KEYS);
         String typeName = d.choice("type", "postgresql", Databases.names());
         Database type = Databases.byName(typeName == null ? "postgresql" : typeName);
-        String dfltProvision = type.defaultProvision().name().toLowerCase(Locale.ROOT);
-        String prov = d.choice("provision", dfltProvision, List.of("embedded", "local", "docker", "external"));
+        String dfltProvision = type.defaultProvision().yamlName();
+        String prov = d.choice("provision", dfltProvision, Databases.yamlNames(Databases.provisions()));
         Provision provision = Provision.EXTERNAL;
         if (prov != null) provision = Provision.valueOf(prov.toUpperCase(Locale.ROOT));
         if (provisionOverride != null) provision = provisionOverride; // the CLI's --provision
@@ -48,6 +48,10 @@ final class DatabaseSection {
         String version = d.string("version", type.defaultVersion(provision));
         if (version != null && provision == Provision.EMBEDDED && !VERSION.matcher(version).matches()) {
             d.problem("version", "must look like 16.15 or 12.3.0, was '" + version + "'");
+        }
+        String binDir = d.string("bin-dir", null);
+        if (binDir != null && type.binDirProblem(provision, binDir) != null) {
+            d.problem("bin-dir", type.binDirProblem(provision, binDir));
         }
         String url = d.string("url", null);
         if (provision == Provision.EXTERNAL) {
@@ -96,7 +100,8 @@ final class DatabaseSection {
         DatabaseSpec db = new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation,
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
                 tables, connectTimeout,
-                ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload, nemesis != null));
+                ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload, nemesis != null),
+                binDir);
         Secrets.register(db);
         return db;
     }

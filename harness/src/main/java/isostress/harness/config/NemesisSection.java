@@ -1,6 +1,8 @@
 package isostress.harness.config;
 
+import isostress.harness.db.Database;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Databases;
 import isostress.harness.db.Provision;
 import isostress.harness.faults.Fault;
 import isostress.harness.faults.Faults;
@@ -8,8 +10,10 @@ import isostress.harness.faults.NemesisSpec;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads a campaign's {@code nemesis:} section into a {@link NemesisSpec} for {@link CampaignLoader} (the faults by
@@ -75,10 +79,18 @@ final class NemesisSection {
         if (last >= 0) allowed = allowed.substring(0, last) + " and " + allowed.substring(last + 2);
         for (Fault f : nemesis.faults()) {
             if (f.needs().contains(Fault.Need.STARTED_DATABASE) && !started) {
-                n.problem("faults", f.name() + " needs a database isostress starts (provision embedded, local or "
-                        + "docker); an external one only allows " + allowed);
+                n.problem("faults", f.name() + " needs a database isostress starts (provision "
+                        + startedBy(db.type()) + "); an external one only allows " + allowed);
             }
         }
+    }
+
+    /** "embedded, local or docker": the provisions of {@code type} in which isostress starts the servers. */
+    private static String startedBy(Database type) {
+        Set<Provision> started = EnumSet.noneOf(Provision.class);
+        started.addAll(type.provisions());
+        started.remove(Provision.EXTERNAL);
+        return Databases.either(Databases.yamlNames(started));
     }
 
     private static Duration orDefault(Duration d, Duration dflt) {

@@ -1,7 +1,7 @@
 package isostress.harness.db;
 
 /**
- * Who the clients log in as. A started database ({@code provision.RunningDatabase}) is one; the clients take only
+ * Who the clients log in as. A started database ({@link RunningDatabase}) is one; the clients take only
  * this, so the database adapters need nothing from the provisioners that start the servers.
  */
 public interface Credentials {

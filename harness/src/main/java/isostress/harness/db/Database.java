@@ -2,13 +2,15 @@ package isostress.harness.db;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Everything isostress knows about one database type, in one place (STYLE.md (e), like Testcontainers' one module
- * per database): what a campaign may ask of it, how clients reach it, and how it is provisioned. One implementation
- * per package ({@code db.postgresql}, {@code db.mariadb}, {@code db.mysql}, {@code db.mongodb}), found by name in
- * {@link Databases}. SQL databases extend {@link JdbcDatabase}, which adds the driver, the statements and the error
- * classification.
+ * Everything isostress knows about one database type, in one place (like Testcontainers' one module per database):
+ * what a campaign may ask of it, how clients reach it, and how it is provisioned: which ways of obtaining it it
+ * supports ({@link #provisions()}) and the {@link Provisioner} of each, whose servers live in the database's own
+ * package. One implementation per package ({@code db.postgresql}, {@code db.mariadb}, {@code db.mysql},
+ * {@code db.mongodb}), found by name in {@link Databases}. SQL databases extend {@link JdbcDatabase}, which adds the
+ * driver, the statements and the error classification.
  *
  * <p>The {@code ...Problem} methods return the sentence a campaign file gets for a choice the database does not
  * support (the loader adds file, line and key), or null when the choice is fine.
@@ -23,12 +25,33 @@ public interface Database {
     /** The provision a campaign gets when it names none. */
     Provision defaultProvision();
 
-    /** Why {@code p} cannot provide this database, or null. */
-    String provisionProblem(Provision p);
+    /** The ways this database can be obtained ({@code provision: ...}), {@link #defaultProvision()} among them. */
+    Set<Provision> provisions();
+
+    /**
+     * What starts (or reaches) this database provisioned as {@code p}, one of {@link #provisions()}.
+     *
+     * @throws IllegalArgumentException for a provision this database does not support (the campaign loader rejects
+     *                                  those first, with {@link #provisionProblem})
+     */
+    Provisioner provisioner(Provision p);
+
+    /** Why {@code p} cannot provide this database, or null: the ways it can, and which databases {@code p} is for. */
+    default String provisionProblem(Provision p) {
+        return provisions().contains(p) ? null : Databases.provisionProblem(this, p);
+    }
 
     /** The version a campaign gets when it names none with provision {@code p}, or null. */
     default String defaultVersion(Provision p) {
         return null;
+    }
+
+    /**
+     * Why this database, provisioned as {@code p}, cannot start the server programs in {@code binDir}
+     * ({@code database.bin-dir}), or null when it can.
+     */
+    default String binDirProblem(Provision p, String binDir) {
+        return "bin-dir names installed server programs to start, which " + name() + " does not use";
     }
 
     /** Why {@code url} (provision: external) does not reach this database, or null. */

@@ -25,13 +25,24 @@ import java.util.Map;
  *                    table-count; 1 is one table
  * @param connectTimeout the longest the first connection may take before the run stops with the reason (exit 2)
  * @param replicas    PostgreSQL hot standbys of the one server, and where read-only transactions run
+ * @param binDir      local: the directory of the installed server programs to start ({@code database.bin-dir}), or
+ *                    null to find them (PostgreSQL: {@code pg_config --bindir})
  */
 public record DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
                            String image, Duration timeout, boolean upsert, Duration opPause, int tables,
-                           Duration connectTimeout, Replicas replicas) {
+                           Duration connectTimeout, Replicas replicas, String binDir) {
     public DatabaseSpec {
         settings = Map.copyOf(settings);
+    }
+
+    /** Without bin-dir. */
+    public DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
+                        String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
+                        String image, Duration timeout, boolean upsert, Duration opPause, int tables,
+                        Duration connectTimeout, Replicas replicas) {
+        this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes, image, timeout, upsert,
+                opPause, tables, connectTimeout, replicas, null);
     }
 
     /** Without replicas. */

@@ -1,4 +1,20 @@
 package isostress.harness.db;
 
-/** How the database is obtained. */
-public enum Provision { EMBEDDED, LOCAL, DOCKER, EXTERNAL }
+import java.util.Locale;
+
+/** How the database is obtained; which of these a database supports, it says itself ({@link Database#provisions()}). */
+public enum Provision {
+    /** A server isostress starts from binaries it brings (PostgreSQL: zonky's, any version). */
+    EMBEDDED,
+    /** A server isostress starts from what is installed on this machine. */
+    LOCAL,
+    /** Servers isostress starts in containers. */
+    DOCKER,
+    /** A database someone else runs, reached by its URL. */
+    EXTERNAL;
+
+    /** The name campaigns use ({@code provision: docker}). */
+    public String yamlName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

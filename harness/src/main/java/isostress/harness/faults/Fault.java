@@ -37,7 +37,7 @@ public interface Fault {
 
     /** What a fault needs. */
     enum Need {
-        /** A database isostress started (provision embedded, local or docker), whose nodes it can signal. */
+        /** A database isostress started (any provision but external), whose nodes it can signal. */
         STARTED_DATABASE,
         /** iptables and root: {@link Iptables} installs its chain when the nemesis starts and removes it at the end. */
         IPTABLES,

@@ -1,6 +1,6 @@
 package isostress.harness.faults;
 
-import isostress.harness.provision.DbNode;
+import isostress.harness.db.DbNode;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -13,16 +13,16 @@ import java.util.function.Consumer;
  * Testcontainers removes it then, and its output is gone from the engine. Once a database is up,
  * {@link DockerNode#writeLogs()} replaces the file with the engine's complete copy, restarts included.
  */
-final class ContainerLog implements Consumer<OutputFrame> {
+public final class ContainerLog implements Consumer<OutputFrame> {
     private final Path file;
     private OutputStream out;
     private boolean failed;
 
-    ContainerLog(Path file) {
+    public ContainerLog(Path file) {
         this.file = file;
     }
 
-    Path file() {
+    public Path file() {
         return file;
     }
 
@@ -41,7 +41,7 @@ final class ContainerLog implements Consumer<OutputFrame> {
     }
 
     /** Stops writing, so the complete copy can replace the file. */
-    synchronized void close() {
+    public synchronized void close() {
         failed = true;
         if (out == null) return;
         try {

@@ -39,20 +39,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * dockerd leaves it unless started with {@code --bip}. That address is the bridge's first one, so it is worked out
  * here from the bridge's subnet and handed to Testcontainers ({@code TESTCONTAINERS_HOST_OVERRIDE} still wins).
  */
-final class DockerEngine {
+public final class DockerEngine {
     private static boolean prepared;
 
     private DockerEngine() {
     }
 
     /** True when a Docker engine answers. */
-    static boolean available() {
+    public static boolean available() {
         prepare();
         return DockerClientFactory.instance().isDockerAvailable();
     }
 
     /** Testcontainers' client; fails with a message naming what to do when no engine answers. */
-    static DockerClient client() throws IOException {
+    public static DockerClient client() throws IOException {
         if (!available()) {
             throw new IOException("no Docker engine answers (provision: docker): install docker.io and start dockerd, "
                     + "or point DOCKER_HOST at one");
@@ -61,7 +61,7 @@ final class DockerEngine {
     }
 
     /** True when {@code image} is in the engine's local image store (so starting it pulls nothing). */
-    static boolean hasImage(String image) {
+    public static boolean hasImage(String image) {
         if (!available()) return false;
         try {
             DockerClientFactory.instance().client().inspectImageCmd(image).exec();
@@ -72,7 +72,7 @@ final class DockerEngine {
     }
 
     /** Writes everything the container printed (across restarts) to {@code file}, replacing it. */
-    static void writeLogs(String containerId, Path file) throws IOException {
+    public static void writeLogs(String containerId, Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(file)) {
             ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {

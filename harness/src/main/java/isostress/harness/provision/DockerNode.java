@@ -3,6 +3,7 @@ package isostress.harness.provision;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotModifiedException;
+import isostress.harness.db.DbNode;
 import org.testcontainers.containers.GenericContainer;
 
 import java.io.IOException;
@@ -20,10 +21,10 @@ import java.util.List;
  * <p>{@link #peerPorts()} is empty: cluster traffic stays inside a Docker network, and cutting it (partitions) is not
  * implemented for docker nodes.
  */
-final class DockerNode implements DbNode {
+public final class DockerNode implements DbNode {
     /** Whether a node is ready, asked again and again until it says yes or time runs out. */
     @FunctionalInterface
-    interface Probe {
+    public interface Probe {
         /** True when ready; false or an exception (kept for the message) when not yet. */
         boolean ready() throws Exception;
     }
@@ -42,7 +43,7 @@ final class DockerNode implements DbNode {
      * @param restartTimeout how long a restart may take
      * @param log            the container's output so far, replaced by {@link #writeLogs()}
      */
-    DockerNode(String name, GenericContainer<?> container, String url, String host, int port, Probe probe,
+    public DockerNode(String name, GenericContainer<?> container, String url, String host, int port, Probe probe,
                Duration restartTimeout, ContainerLog log) {
         this.name = name;
         this.container = container;
@@ -119,12 +120,12 @@ final class DockerNode implements DbNode {
      * Asks the node's probe every 250 ms until it says ready; fails after {@code timeout} with the last reason, or at
      * once when the container stops.
      */
-    void awaitReady(Duration timeout) throws IOException, InterruptedException {
+    public void awaitReady(Duration timeout) throws IOException, InterruptedException {
         awaitReady(timeout, probe);
     }
 
     /** Like {@link #awaitReady(Duration)} with another question (a cluster's size, say). */
-    void awaitReady(Duration timeout, Probe probe) throws IOException, InterruptedException {
+    public void awaitReady(Duration timeout, Probe probe) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "not ready";
         while (true) {
@@ -149,16 +150,16 @@ final class DockerNode implements DbNode {
     }
 
     /** Where the container's output goes. */
-    Path log() {
+    public Path log() {
         return log.file();
     }
 
-    GenericContainer<?> container() {
+    public GenericContainer<?> container() {
         return container;
     }
 
     /** Copies what the container printed, across restarts, to its log file; a failure only warns. */
-    void writeLogs() {
+    public void writeLogs() {
         String id = container.getContainerId();
         if (id == null) return;
         log.close();
@@ -170,7 +171,7 @@ final class DockerNode implements DbNode {
     }
 
     /** Stops and removes the container with its volumes (data). */
-    void remove() {
+    public void remove() {
         try {
             container.stop();
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package isostress.harness.provision;
 
+import isostress.harness.db.DbNode;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;

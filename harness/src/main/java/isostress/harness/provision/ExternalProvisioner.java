@@ -1,6 +1,9 @@
 package isostress.harness.provision;
 
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import isostress.harness.db.Secrets;
 
 import java.nio.file.Path;
@@ -11,7 +14,7 @@ import java.util.List;
  * those, from the URL's user part ({@code jdbc:postgresql://user:password@host/db}). JDBC drivers get the URL without
  * its user part (they do not read one); MongoDB's driver reads it itself.
  */
-final class ExternalProvisioner implements Provisioner {
+public final class ExternalProvisioner implements Provisioner {
     @Override
     public RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) {
         String[] external = db.type().externalUrl(db.url());

@@ -14,14 +14,16 @@ import java.util.stream.Stream;
 /**
  * What a harness killed with SIGKILL leaves behind: database servers still running on their data directories,
  * the directories, and iptables rules. Every server's data directory is named after the harness that started it
- * ({@code isostress-pg-<pid>-...}, {@code isostress-mariadb-<pid>-...}), so the next run can tell whose it is: when
- * that harness is gone, the servers using the directory are killed and the directory removed. A harness's
+ * ({@code isostress-<kind>-<pid>-...}: {@code isostress-pg-<pid>-...}, {@code isostress-mariadb-<pid>-...}), so the
+ * next run can tell whose it is: when that harness is gone, the servers using the directory are killed and the
+ * directory removed. A harness's
  * {@link Watchdog} normally does this seconds after it died; this is for a watchdog that could not run (killed too).
  */
 public final class Leftovers {
-    private static final Pattern OWNED = Pattern.compile("isostress-(pg|mariadb)-(\\d+)-.*");
+    /** {@link #prefix}'s names: any database's kind, so a new database needs nothing here. */
+    private static final Pattern OWNED = Pattern.compile("isostress-([a-z]+)-(\\d+)-.*");
     /** The label naming the harness (pid) that started a container. */
-    static final String DOCKER_OWNER = "isostress.owner";
+    public static final String DOCKER_OWNER = "isostress.owner";
 
     private Leftovers() {
     }
@@ -41,10 +43,12 @@ public final class Leftovers {
     }
 
     /**
-     * The prefix for a new data directory of {@code kind} (pg, mariadb) owned by this process. The servers about to
-     * use it are then this process's: its {@link Watchdog} runs from now on, to stop them if the process is killed.
+     * The prefix for a new data directory of {@code kind} (a lowercase word: pg, mariadb) owned by this process. The
+     * servers about to use it are then this process's: its {@link Watchdog} runs from now on, to stop them if the
+     * process is killed.
      */
-    static String prefix(String kind) {
+    public static String prefix(String kind) {
+        if (!kind.matches("[a-z]+")) throw new IllegalArgumentException("a data directory kind is a lowercase word: " + kind);
         Watchdog.arm();
         return "isostress-" + kind + "-" + ProcessHandle.current().pid() + "-";
     }
@@ -96,7 +100,7 @@ public final class Leftovers {
      */
     private static List<String> removeContainersOfDeadHarnesses() {
         List<String> done = new ArrayList<>();
-        Path docker = LocalMariaDbProvisioner.find("/usr/bin/docker", "/usr/local/bin/docker");
+        Path docker = Host.find("/usr/bin/docker", "/usr/local/bin/docker");
         if (docker == null) return done;
         String format = "{{.ID}} {{.Label \"" + DOCKER_OWNER + "\"}}";
         try {

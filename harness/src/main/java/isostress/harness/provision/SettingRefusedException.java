@@ -52,7 +52,7 @@ public final class SettingRefusedException extends IOException {
      * The first of the server's error lines that names one of {@code settings} (as {@code "name"}, {@code 'name'}
      * or {@code 'name=value'}; MariaDB treats - and _ alike), or null when none does.
      */
-    static SettingRefusedException find(String server, List<String> errorLines, Collection<String> settings) {
+    public static SettingRefusedException find(String server, List<String> errorLines, Collection<String> settings) {
         for (String line : errorLines) {
             String l = line.toLowerCase(Locale.ROOT).replace('-', '_');
             for (String s : settings) {

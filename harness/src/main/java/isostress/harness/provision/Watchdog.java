@@ -66,7 +66,7 @@ public final class Watchdog {
      * A container or network labelled with this process's pid ({@link Leftovers#DOCKER_OWNER}) is about to be
      * created: the watchdog removes them if the harness dies. Until then it does not ask the engine at all.
      */
-    static synchronized void docker() {
+    public static synchronized void docker() {
         arm();
         if (process != null) tell("docker on");
     }

@@ -13,10 +13,10 @@ import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Iptables;
 import isostress.harness.faults.Nemesis;
 import isostress.harness.faults.TcpProxy;
-import isostress.harness.provision.DbNode;
+import isostress.harness.db.DbNode;
 import isostress.harness.provision.Leftovers;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 
 import java.io.IOException;
 import java.io.PrintWriter;

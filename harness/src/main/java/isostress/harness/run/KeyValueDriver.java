@@ -8,8 +8,8 @@ import isostress.generator.workload.WorkloadSpec;
 import isostress.harness.config.Campaign;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.DatabaseAdapter;
-import isostress.harness.provision.DbNode;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.RunningDatabase;
 
 import java.io.IOException;
 import java.util.ArrayList;

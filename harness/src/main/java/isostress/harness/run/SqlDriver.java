@@ -9,7 +9,7 @@ import isostress.harness.config.Campaign;
 import isostress.harness.db.AcctDialect;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.JdbcClientFactory;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.RunningDatabase;
 import isostress.harness.sql.SqlHistoryRecorder;
 import isostress.harness.sql.SqlSession;
 

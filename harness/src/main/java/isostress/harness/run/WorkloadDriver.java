@@ -5,8 +5,8 @@ import isostress.generator.workload.WorkloadSpec;
 import isostress.generator.workload.WorkloadType;
 import isostress.harness.config.Campaign;
 import isostress.harness.db.ClientFactory;
-import isostress.harness.provision.DbNode;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.RunningDatabase;
 
 import java.io.IOException;
 import java.util.List;

@@ -6,7 +6,7 @@
 #   iptables on     the harness is adding its chain ISOSTRESS-PID (off: it removed it)
 #   docker on       the harness is creating containers or networks labelled isostress.owner=PID
 # What belongs to the harness: processes whose command line names one of its data directories
-# (TMP/isostress-{pg,mariadb}-PID-*, see Leftovers) and their children (PostgreSQL's backends), the directories,
+# (TMP/isostress-KIND-PID-*, KIND a database's lowercase word such as pg or mariadb, see Leftovers) and their children (PostgreSQL's backends), the directories,
 # containers and networks labelled isostress.owner=PID, and the iptables chain when it says so.
 harness=$1 tmp=$2 log=/dev/null rules=off docker=off
 trap '' INT QUIT HUP
@@ -22,7 +22,7 @@ t0=$(date +%s%N)
 descendants() {
   for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done
 }
-mark="$tmp/isostress-(pg|mariadb)-$harness-"
+mark="$tmp/isostress-[a-z]+-$harness-"
 killed=0 quiet=0 pass=0
 # Until no process of the harness is seen twice in a row (one may have been starting when the harness died), at
 # most 40 passes (8 s). Each server is stopped first so that it forks no more, then killed with all its
@@ -75,7 +75,7 @@ if [ "$docker" = on ] && command -v docker >/dev/null 2>&1; then
     [ -n "$found" ] && sleep 0.5
   done
 fi
-dirs=$(ls -d "$tmp/isostress-pg-$harness-"* "$tmp/isostress-mariadb-$harness-"* 2>/dev/null)
+dirs=$(ls -d "$tmp/isostress-"* 2>/dev/null | grep -E "/isostress-[a-z]+-$harness-")
 # A process that was exiting may still have had a file open: try again a few times.
 i=0
 while [ -n "$dirs" ] && [ $i -lt 10 ]; do

@@ -8,7 +8,7 @@ import static isostress.harness.config.CampaignLoaderTest.hasProblem;
 import static isostress.harness.config.CampaignLoaderTest.problems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Issue 16: {@code database.replicas}, {@code database.synchronous-standbys} and {@code workload.read-from}. */
+/** {@code database.replicas}, {@code database.synchronous-standbys} and {@code workload.read-from}. */
 class ReplicasLoaderTest {
     private static Replicas replicas(String yaml) {
         return CampaignLoader.parse(FILE, yaml).database().replicas();
@@ -67,7 +67,7 @@ class ReplicasLoaderTest {
         hasProblem(problems("database:\n  type: mariadb\n  replicas: 2\n"), "camp.yaml:3 database.replicas:",
                 "read replicas are PostgreSQL's");
         hasProblem(problems("database:\n  provision: external\n  url: jdbc:postgresql://db/x\n  replicas: 2\n"),
-                "camp.yaml:4 database.replicas:", "provision: embedded or docker");
+                "camp.yaml:4 database.replicas:", "provision: embedded, local or docker");
         assertEquals(2, CampaignLoader.parse(FILE, "database:\n  provision: docker\n  isolation: repeatable-read\n"
                 + "  replicas: 2\n").database().replicas().count(), "docker runs standbys too");
         assertEquals(1, CampaignLoader.parse(FILE, "database:\n  version: \"11.7\"\n  isolation: repeatable-read\n"

@@ -34,6 +34,32 @@ class DatabasesTest {
         assertNull(Databases.byName("oracle"));
     }
 
+    /** A database says how it can be obtained and gives a provisioner for each; messages come from the registry. */
+    @Test
+    void eachDatabaseProvisionsItselfAndTheMessagesListTheRegistry() {
+        for (Database d : Databases.all()) {
+            assertTrue(d.provisions().contains(d.defaultProvision()), d.name());
+            for (Provision p : Provision.values()) {
+                if (d.provisions().contains(p)) {
+                    assertNull(d.provisionProblem(p), d.name() + " " + p);
+                    assertTrue(d.provisioner(p) != null, d.name() + " " + p);
+                } else {
+                    assertThrows(IllegalArgumentException.class, () -> d.provisioner(p), d.name() + " " + p);
+                }
+            }
+        }
+        assertEquals("provision must be one of local, docker, external for mariadb; embedded is PostgreSQL's",
+                Databases.byName("mariadb").provisionProblem(Provision.EMBEDDED));
+        assertEquals("provision must be one of docker, external for mongodb; local is PostgreSQL's, MariaDB's and "
+                + "MySQL's", Databases.byName("mongodb").provisionProblem(Provision.LOCAL));
+        assertEquals("provision must be one of local, external for mysql; docker is PostgreSQL's, MariaDB's and "
+                + "MongoDB's", Databases.byName("mysql").provisionProblem(Provision.DOCKER));
+        ConfigException e = assertThrows(ConfigException.class, () -> CampaignLoader.parse(Path.of("c.yaml"),
+                "database: {type: mongodb, provision: embedded}\n"));
+        assertTrue(e.getMessage().contains("c.yaml:1 database.provision: provision must be one of docker, external "
+                + "for mongodb; embedded is PostgreSQL's"), e.getMessage());
+    }
+
     @Test
     void eachSqlTypeUsesItsOwnDriver() {
         assertEquals("org.postgresql.Driver", jdbc("postgresql").driverClass());

@@ -4,8 +4,8 @@ import isostress.checker.history.MicroOp;
 import isostress.generator.workload.WorkloadType;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * Issue 13, per database: a session ended by the server (an administrator's kill) is {@code fail} when it was
+ * Per database: a session ended by the server (an administrator's kill) is {@code fail} when it was
  * waiting before COMMIT and {@code info} when its COMMIT was in flight, through the real client
  * ({@link Database#clients} → {@link JdbcTxnClient} → the adapter's classify). Each database says how to hold a
  * COMMIT in flight deterministically, how to find the waiting session and how to kill it; the database is then asked

@@ -1,6 +1,6 @@
 package isostress.harness.faults;
 
-import isostress.harness.provision.DbNode;
+import isostress.harness.db.DbNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -4,6 +4,8 @@ import isostress.harness.Services;
 import isostress.harness.cli.Main;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.mariadb.LocalMariaDbProvisioner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -21,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13 item 3: a server setting the server does not know is named from the server's own message, as soon as the
+ * A server setting the server does not know is named from the server's own message, as soon as the
  * server gives up (it used to take zonky's full 10 s wait and end in a stack trace). Real servers: embedded
  * PostgreSQL always; a local MariaDB and Galera when installed.
  */
@@ -64,7 +66,7 @@ class BadServerSettingTest {
 
     @Test
     void galeraNodeQuotesItsErrorLine() {
-        Services.require(Provisioner.galeraAvailable(), "a local Galera cluster (mariadbd, galera-4, rsync)",
+        Services.require(LocalMariaDbProvisioner.galeraAvailable(), "a local Galera cluster (mariadbd, galera-4, rsync)",
                 "apt-get install -y mariadb-server galera-4 rsync");
         SettingRefusedException e = refused(database("database:\n  type: mariadb\n  nodes: 3\n"
                 + "  settings: {bogus-setting: 1}\n"));

@@ -6,7 +6,7 @@ import isostress.checker.model.Verdict;
 import isostress.harness.Services;
 import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Iptables;
-import isostress.harness.provision.Provisioner;
+import isostress.harness.db.mariadb.LocalMariaDbProvisioner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +30,7 @@ class GaleraClusterTest {
     Path store;
 
     private static void requireGalera() {
-        Services.require(Provisioner.galeraAvailable(), "a local MariaDB Galera cluster",
+        Services.require(LocalMariaDbProvisioner.galeraAvailable(), "a local MariaDB Galera cluster",
                 "apt-get install -y mariadb-server galera-4 rsync");
     }
 

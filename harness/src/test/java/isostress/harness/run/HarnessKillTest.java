@@ -74,7 +74,7 @@ class HarnessKillTest {
         System.out.println("SIGKILL x" + ROUNDS + " (embedded PostgreSQL): clean-up ms " + cleanMs);
     }
 
-    /** Issue 16: a primary and two hot standbys (their data directories are the harness's too). */
+    /** A primary and two hot standbys (their data directories are the harness's too). */
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void sigkillOfEmbeddedPostgresWithReplicasLeavesNothing() throws Exception {
@@ -88,6 +88,25 @@ class HarnessKillTest {
             cleanMs.add(killAndCheck(yaml, name, m, rnd, "KILL"));
         }
         System.out.println("SIGKILL (embedded PostgreSQL, 2 replicas): clean-up ms " + cleanMs);
+    }
+
+    /** provision: local: a cluster of the installed PostgreSQL binaries, its data directory the harness's too. */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void sigkillOfLocalPostgresLeavesNothing() throws Exception {
+        String bin = "/usr/lib/postgresql/15/bin";
+        Services.require(Files.isExecutable(Path.of(bin, "postgres")), "PostgreSQL 15's server binaries (" + bin + ")",
+                "install postgresql-15 (apt-get install -y postgresql-15)");
+        Random rnd = seeded("HarnessKillTest sigkill-local-postgres");
+        List<Long> cleanMs = new ArrayList<>();
+        for (int round = 0; round < Math.max(2, ROUNDS / 3); round++) {
+            Moment m = round < 2 ? Moment.values()[round] : Moment.values()[rnd.nextInt(Moment.values().length)];
+            String name = "local-pg-kill-" + round;
+            Path yaml = campaign(name, "{type: postgresql, provision: local, bin-dir: " + bin + ", isolation: "
+                    + "repeatable-read, timeout: 2s, replicas: 1}", WORKLOAD_MS + "ms", "");
+            cleanMs.add(killAndCheck(yaml, name, m, rnd, "KILL"));
+        }
+        System.out.println("SIGKILL (local PostgreSQL, 1 replica): clean-up ms " + cleanMs);
     }
 
     @Test

@@ -5,8 +5,8 @@ import isostress.harness.cli.Main;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13 item 4: a campaign that cannot reach its database exits 2 within the connect timeout (default 10 s),
+ * A campaign that cannot reach its database exits 2 within the connect timeout (default 10 s),
  * and says why and what to try, instead of HikariCP's "request timed out after 60001ms". Each case runs
  * {@code isostress run} through {@link Main#commandLine()} against a real server (or a real closed port) and prints
  * its time to exit, the figure for the notes.

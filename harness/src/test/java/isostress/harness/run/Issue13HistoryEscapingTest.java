@@ -10,7 +10,7 @@ import isostress.checker.history.SideEvent;
 import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Nemesis;
 import isostress.harness.faults.NemesisSpec;
-import isostress.harness.provision.DbNode;
+import isostress.harness.db.DbNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13: node names, errors and fault values reach history.jsonl escaped. Strings holding quotes, backslashes,
+ * Node names, errors and fault values reach history.jsonl escaped. Strings holding quotes, backslashes,
  * newlines, control characters and non-ASCII go through the recorder (and through the nemesis, whose node fails
  * with such a message) and the checker's JSONL reader gives them back unchanged.
  */

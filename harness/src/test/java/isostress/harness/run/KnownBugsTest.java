@@ -3,7 +3,7 @@ package isostress.harness.run;
 import isostress.checker.model.IsolationLevel;
 import isostress.harness.config.Campaign;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.RunningDatabase;
 import isostress.checker.model.Verdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,10 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Issue 6: the shipped known-bug campaigns (configs/known-bugs/) do what their comments say, one shortened run each:
+ * The shipped known-bug campaigns (configs/known-bugs/) do what their comments say, one shortened run each:
  * PostgreSQL 12.3 SERIALIZABLE shows G2-item, 12.6 with the same campaign and seed does not. (The MariaDB pair is
  * MariaDbCampaignTest's; the 10-run figures are in the issue notes, measured with `isostress run` on the files.)
- * Issue 16: the 12.3 campaign also runs unchanged in Docker ({@code --provision docker}), on an image built here from
+ * The 12.3 campaign also runs unchanged in Docker ({@code --provision docker}), on an image built here from
  * the same zonky binaries.
  */
 class KnownBugsTest {
@@ -75,7 +75,7 @@ class KnownBugsTest {
      * transactions, so about one per 1.3 million transactions). The fixed server runs 8,000 transactions (a count, not
      * a duration, so a loaded machine runs the same test; about 4,000 commit, twice what 12.3 needs to fail) once,
      * never again until it passes: a violation fails the test with a message naming that finding and the run
-     * directory kept under target/kept-runs/. Measured flake rate of exactly this run (issue 13: {@code isostress run
+     * directory kept under target/kept-runs/. Measured flake rate of exactly this run ({@code isostress run
      * --runs=1} on the shipped file with {@code transactions: 8000}, repeated on a shared 2-core machine): 0
      * violations in 40 runs (and 0 in 30 runs of 5 s); the one-minute figure puts it near 8,000 / 1.3 million,
      * about 0.6%.

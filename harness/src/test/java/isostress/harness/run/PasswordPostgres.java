@@ -3,8 +3,8 @@ package isostress.harness.run;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.Provision;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

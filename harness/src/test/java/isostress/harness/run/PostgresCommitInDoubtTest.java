@@ -3,7 +3,7 @@ package isostress.harness.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import isostress.checker.model.Verdict;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13: a backend terminated while its COMMIT is in flight leaves the outcome unknown, and the history says
+ * A backend terminated while its COMMIT is in flight leaves the outcome unknown, and the history says
  * {@code info}, not {@code fail}. Against embedded PostgreSQL 16, through the whole run (CampaignRunner,
  * SessionWorker, JdbcTxnClient, PostgresAdapter).
  *

@@ -15,8 +15,8 @@ import isostress.generator.sql.SqlStatement;
 import isostress.generator.sql.SqlWorkload;
 import isostress.harness.config.Campaign;
 import isostress.harness.config.CampaignLoader;
-import isostress.harness.provision.Provisioner;
-import isostress.harness.provision.RunningDatabase;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,10 +4,13 @@ import isostress.harness.db.AcctDialect;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
+import isostress.harness.db.Provisioner;
+import isostress.harness.provision.ExternalProvisioner;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * What MariaDB and MySQL share whichever driver speaks to them: InnoDB's isolation levels (no snapshot level), the
@@ -42,11 +45,21 @@ public abstract class InnoDbDatabase extends JdbcDatabase {
         return Provision.LOCAL;
     }
 
-    /** Embedded is PostgreSQL's only. */
+    /** The machine's mariadbd, MariaDB's image, or a server someone else runs. */
     @Override
-    public final String provisionProblem(Provision p) {
-        return p == Provision.EMBEDDED ? "embedded is PostgreSQL's (zonky); for " + name() + " use local "
-                + "(Debian's mariadbd) or external" : null;
+    public Set<Provision> provisions() {
+        return Set.of(Provision.LOCAL, Provision.DOCKER, Provision.EXTERNAL);
+    }
+
+    @Override
+    public Provisioner provisioner(Provision p) {
+        if (!provisions().contains(p)) throw new IllegalArgumentException(provisionProblem(p)); // MySQL: no docker
+        switch (p) {
+            case LOCAL: return new LocalMariaDbProvisioner();
+            case DOCKER: return new DockerMariaDbProvisioner();
+            case EXTERNAL: return new ExternalProvisioner();
+            default: throw new IllegalArgumentException(provisionProblem(p));
+        }
     }
 
     /** InnoDB has read uncommitted, read committed, repeatable read and serializable. */

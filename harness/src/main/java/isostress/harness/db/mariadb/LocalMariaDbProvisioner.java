@@ -1,6 +1,12 @@
-package isostress.harness.provision;
+package isostress.harness.db.mariadb;
 
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
+import isostress.harness.provision.Host;
+import isostress.harness.provision.Leftovers;
+import isostress.harness.provision.SettingRefusedException;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,22 +32,13 @@ import java.util.stream.IntStream;
  * created for the clients. Stopped (SIGTERM, then SIGKILL after 30 s) and removed on close; error logs are copied
  * into the run's logs.
  */
-final class LocalMariaDbProvisioner implements Provisioner {
+public final class LocalMariaDbProvisioner implements Provisioner {
     static final Path GALERA = Path.of("/usr/lib/galera/libgalera_smm.so");
     static final String USER = "isostress", PASSWORD = "isostress", DATABASE = "isostress";
 
-    /** The first of {@code candidates} that is executable, or null. */
-    static Path find(String... candidates) {
-        for (String c : candidates) {
-            Path p = Path.of(c);
-            if (Files.isExecutable(p)) return p;
-        }
-        return null;
-    }
-
     /** Where mariadbd is, or null when MariaDB is not installed. */
     static Path mariadbd() {
-        return find("/usr/sbin/mariadbd", "/usr/bin/mariadbd", "/usr/sbin/mysqld", "/usr/local/bin/mariadbd");
+        return Host.find("/usr/sbin/mariadbd", "/usr/bin/mariadbd", "/usr/sbin/mysqld", "/usr/local/bin/mariadbd");
     }
 
     /** True when a local MariaDB server can be started here. */
@@ -56,7 +53,7 @@ final class LocalMariaDbProvisioner implements Provisioner {
 
     /** True when a local Galera cluster can be started here. */
     public static boolean galeraAvailable() {
-        return available() && Files.exists(GALERA) && find("/usr/bin/rsync") != null;
+        return available() && Files.exists(GALERA) && Host.find("/usr/bin/rsync") != null;
     }
 
     @Override
@@ -69,17 +66,17 @@ final class LocalMariaDbProvisioner implements Provisioner {
                     + "(apt-get install -y galera-4 rsync)");
         }
         Path base = Files.createTempDirectory(Leftovers.prefix("mariadb"));
-        boolean root = PostgresBinaries.isRoot();
+        boolean root = Host.isRoot();
         if (root) chownToMysql(base);
         List<MariaDbServer> servers = new ArrayList<>();
         Running r = new Running(servers, base, n > 1);
         try {
             int[] client = new int[n], gcomm = new int[n], ist = new int[n], sst = new int[n];
             for (int i = 0; i < n; i++) {
-                client[i] = EmbeddedPostgresProvisioner.freePort();
-                gcomm[i] = EmbeddedPostgresProvisioner.freePort();
-                ist[i] = EmbeddedPostgresProvisioner.freePort();
-                sst[i] = EmbeddedPostgresProvisioner.freePort();
+                client[i] = Host.freePort();
+                gcomm[i] = Host.freePort();
+                ist[i] = Host.freePort();
+                sst[i] = Host.freePort();
             }
             installDataDirectories(tools, base, n, root, logs);
             String peers = IntStream.range(0, n).mapToObj(i -> ip(i) + ":" + gcomm[i]).collect(Collectors.joining(","));

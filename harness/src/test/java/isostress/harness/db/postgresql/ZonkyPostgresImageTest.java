@@ -1,7 +1,8 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import com.github.dockerjava.api.command.InspectImageResponse;
 import isostress.harness.Services;
+import isostress.harness.provision.DockerEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Images built here from zonky's binaries (issue 16): which versions qualify, what a missing base says, and that an
+ * Images built here from zonky's binaries: which versions qualify, what a missing base says, and that an
  * image is built once, runs as postgres and is reused. That the server in it serves a whole campaign is
  * KnownBugsTest's (the 12.3 bug in Docker).
  */
@@ -57,7 +58,7 @@ class ZonkyPostgresImageTest {
     @Timeout(300)
     void theBundledVersionIsBuiltOnceRunsAsPostgresAndIsReused() throws Exception {
         requireBase();
-        String version = PostgresBinaries.bundledVersion();
+        String version = ZonkyBundles.bundledVersion();
         String tag = ZonkyPostgresImage.ensure(version, ZonkyPostgresImage.BASE, CONNECT);
         assertEquals(ZonkyPostgresImage.tag(version), tag);
         InspectImageResponse first = DockerEngine.client().inspectImageCmd(tag).exec();

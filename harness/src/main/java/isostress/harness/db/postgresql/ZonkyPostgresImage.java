@@ -1,6 +1,8 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import com.github.dockerjava.api.exception.NotFoundException;
+import isostress.harness.provision.DockerContainers;
+import isostress.harness.provision.DockerEngine;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.images.builder.Transferable;
@@ -20,7 +22,7 @@ import java.util.regex.Pattern;
 
 /**
  * PostgreSQL images of any version zonky publishes, built on this machine from the same binaries embedded PostgreSQL
- * runs ({@link PostgresBinaries}: the local Maven repository, else Maven Central), so {@code provision: docker} needs
+ * runs ({@link ZonkyBundles}: the local Maven repository, else Maven Central), so {@code provision: docker} needs
  * no registry: {@code docker/postgres-zonky/Dockerfile} on the local Debian base {@value #BASE} (which
  * {@code .ci/docker-images} makes with debootstrap), with {@code docker/postgres}'s entrypoint. Both files travel in
  * isostress's jar.
@@ -48,7 +50,7 @@ final class ZonkyPostgresImage {
     }
 
     static String tag(String version) {
-        return REPOSITORY + ":" + PostgresBinaries.artifactVersion(version);
+        return REPOSITORY + ":" + ZonkyBundles.artifactVersion(version);
     }
 
     /**
@@ -63,7 +65,7 @@ final class ZonkyPostgresImage {
         String recipe = digest(dockerfile, entrypoint);
         if (recipe.equals(recipeOf(tag))) return tag;
         if (!DockerEngine.hasImage(base)) {
-            throw new IOException("provision: docker builds PostgreSQL " + PostgresBinaries.artifactVersion(version)
+            throw new IOException("provision: docker builds PostgreSQL " + ZonkyBundles.artifactVersion(version)
                     + "'s image on the local Debian image " + base + ", which is not here: run .ci/docker-images "
                     + "(it makes it with debootstrap), or name an image with database.image");
         }
@@ -74,7 +76,7 @@ final class ZonkyPostgresImage {
         try {
             Path tar = dir.resolve("postgres.tar");
             // Docker's ADD unpacks a plain tar by itself, but an xz one only with an xz program on the Docker host.
-            try (InputStream txz = PostgresBinaries.bundle(version, connectTimeout);
+            try (InputStream txz = ZonkyBundles.bundle(version, connectTimeout);
                  InputStream in = new XZCompressorInputStream(new BufferedInputStream(txz))) {
                 Files.copy(in, tar);
             }
@@ -93,7 +95,7 @@ final class ZonkyPostgresImage {
             Files.deleteIfExists(dir.resolve("postgres.tar"));
             Files.deleteIfExists(dir);
         }
-        System.err.println("isostress: built " + tag + " in " + DockerProvisioner.seconds(t0) + " s");
+        System.err.println("isostress: built " + tag + " in " + DockerContainers.seconds(t0) + " s");
         return tag;
     }
 

@@ -1,9 +1,14 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import com.github.dockerjava.api.exception.NotFoundException;
 import isostress.harness.Services;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
+import isostress.harness.provision.DockerEngine;
+import isostress.harness.provision.DockerNode;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 16 item 1 in Docker: {@code provision: docker} with {@code replicas: 2} starts a primary and two hot-standby
+ * {@code provision: docker} with {@code replicas: 2} starts a primary and two hot-standby
  * containers from the image built from zonky's binaries (16.15, and 11.7 for recovery.conf), on one network: a row
  * written on the primary is on both standbys once they have caught up, they refuse writes, the primary waits for one
  * standby of the two, each container's output is in logs/postgresql-nK.log, and closing removes every container.

@@ -1,7 +1,12 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Replicas;
+import isostress.harness.provision.DockerContainers;
+import isostress.harness.provision.DockerDatabase;
+import isostress.harness.provision.DockerEngine;
+import isostress.harness.provision.DockerNode;
+import isostress.harness.provision.Leftovers;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -27,9 +32,9 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * {@code provision: docker} with {@code database.replicas} (issue 16): a PostgreSQL primary container (n1) and N
+ * {@code provision: docker} with {@code database.replicas}: a PostgreSQL primary container (n1) and N
  * hot-standby containers (n2, ...) on a Docker network of their own, fed by physical streaming replication, as the
- * embedded provisioner's {@link EmbeddedStandbys} are. The images built from zonky's binaries have no pg_basebackup,
+ * embedded provisioner's {@link HostStandbys} are. The images built from zonky's binaries have no pg_basebackup,
  * so the base backup is again a copy of the primary's data directory taken while it is stopped cleanly: the primary
  * container is stopped (fast shutdown), its data directory is read out of it with Docker's archive call, and each
  * standby container gets that copy plus {@link StandbyConfig}'s files before it first starts (so the image's
@@ -37,10 +42,10 @@ import java.util.Properties;
  *
  * <p>The standbys connect to {@code n1} on the network as the clients' user (a superuser, so it may replicate),
  * allowed by one pg_hba line; {@code synchronous_standby_names} is set on the primary with ALTER SYSTEM once the
- * copies are taken. Every container carries the harness's label ({@link DockerProvisioner#start}), so a killed
+ * copies are taken. Every container carries the harness's label ({@link DockerContainers#start}), so a killed
  * run's watchdog removes them.
  */
-final class DockerStandbys implements AutoCloseable {
+final class DockerStandbys implements DockerDatabase.Replication {
     private final DockerNode primary;
     private final List<DockerNode> standbys;
     private final ReplicaLag lag;
@@ -60,12 +65,12 @@ final class DockerStandbys implements AutoCloseable {
     static DockerDatabase start(DatabaseSpec db, String image, List<String> command, Path logs)
             throws IOException, InterruptedException {
         Replicas replicas = db.replicas();
-        Network network = DockerProvisioner.network();
+        Network network = DockerContainers.network();
         List<DockerNode> nodes = new ArrayList<>();
         Path base = Files.createTempFile(Leftovers.prefix("pgbase"), ".tar");
         long t0 = System.nanoTime();
         try {
-            DockerNode primary = node("n1", DockerProvisioner.postgresContainer(image, command), network, image, logs,
+            DockerNode primary = node("n1", DockerPostgresProvisioner.container(image, command), network, image, logs,
                     "f");
             nodes.add(primary);
             int major = ReplicaLag.major(primary.url(), login());
@@ -73,11 +78,11 @@ final class DockerStandbys implements AutoCloseable {
             primary.restart();
             for (int i = 1; i <= replicas.count(); i++) {
                 String name = Replicas.nodeName(i);
-                StandbyConfig standby = new StandbyConfig(major, "host=n1 port=5432 user=" + DockerProvisioner.USER
-                        + " password=" + DockerProvisioner.PASSWORD + " application_name=" + name);
+                StandbyConfig standby = new StandbyConfig(major, "host=n1 port=5432 user=" + DockerContainers.USER
+                        + " password=" + DockerContainers.PASSWORD + " application_name=" + name);
                 List<String> cmd = new ArrayList<>(command);
                 for (Map.Entry<String, String> s : standby.settings()) cmd.addAll(List.of("-c", s.getKey() + "=" + s.getValue()));
-                PostgreSQLContainer c = new PostgreSQLContainer(DockerProvisioner.postgresImageName(image)) {
+                PostgreSQLContainer c = new PostgreSQLContainer(DockerPostgresProvisioner.imageName(image)) {
                     @Override
                     protected void containerIsCreated(String containerId) {
                         try {
@@ -87,7 +92,7 @@ final class DockerStandbys implements AutoCloseable {
                         }
                     }
                 };
-                nodes.add(node(name, DockerProvisioner.postgresContainer(c, cmd), network, image, logs, "t"));
+                nodes.add(node(name, DockerPostgresProvisioner.container(c, cmd), network, image, logs, "t"));
             }
             if (replicas.synchronous() > 0) {
                 try (Connection c = DriverManager.getConnection(primary.url(), login());
@@ -99,11 +104,11 @@ final class DockerStandbys implements AutoCloseable {
                 }
             }
             DockerStandbys standbys = new DockerStandbys(primary, nodes.subList(1, nodes.size()), null);
-            standbys.awaitCaughtUp(DockerProvisioner.STARTUP);
+            standbys.awaitCaughtUp(DockerContainers.STARTUP);
             String what = "docker PostgreSQL (" + image + ") at " + primary.host() + ":" + primary.clientPort();
-            return new DockerDatabase(nodes, network, DockerProvisioner.USER, DockerProvisioner.PASSWORD,
+            return new DockerDatabase(nodes, network, DockerContainers.USER, DockerContainers.PASSWORD,
                     StandbyConfig.describe(what, standbys.standbys, replicas) + ", up in "
-                            + DockerProvisioner.seconds(t0) + " s",
+                            + DockerContainers.seconds(t0) + " s",
                     new DockerStandbys(primary, standbys.standbys, ReplicaLag.start(primary.url(), login(),
                             logs.resolve("replication.log"))));
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -118,7 +123,8 @@ final class DockerStandbys implements AutoCloseable {
     private static DockerNode node(String name, PostgreSQLContainer c, Network network, String image, Path logs,
                                    String inRecovery) throws IOException, InterruptedException {
         c.withNetwork(network).withNetworkAliases(name);
-        return DockerProvisioner.jdbcNode(name, c, "PostgreSQL " + name, image, 5432, "jdbc:postgresql",
+        return DockerContainers.jdbcNode(name, c, "PostgreSQL " + name, image, 5432, "jdbc:postgresql",
+                DockerPostgresProvisioner.probeTimeouts(),
                 logs.resolve("postgresql-" + name + ".log"), "SELECT pg_is_in_recovery()", inRecovery);
     }
 
@@ -180,13 +186,14 @@ final class DockerStandbys implements AutoCloseable {
     /** The clients' login, which the nodes' URLs do not carry. */
     private static Properties login() {
         Properties p = new Properties();
-        p.setProperty("user", DockerProvisioner.USER);
-        p.setProperty("password", DockerProvisioner.PASSWORD);
+        p.setProperty("user", DockerContainers.USER);
+        p.setProperty("password", DockerContainers.PASSWORD);
         return p;
     }
 
     /** Waits until every standby has replayed the WAL the primary has written by now ({@link ReplicaLag#awaitCaughtUp}). */
-    void awaitCaughtUp(Duration wait) throws IOException, InterruptedException {
+    @Override
+    public void awaitCaughtUp(Duration wait) throws IOException, InterruptedException {
         ReplicaLag.awaitCaughtUp(primary.url(), standbys, DockerNode::log, login(), wait);
     }
 

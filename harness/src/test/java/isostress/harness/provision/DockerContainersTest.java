@@ -4,6 +4,9 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import isostress.harness.Services;
 import isostress.harness.config.CampaignLoader;
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.DbNode;
+import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Each test starts its database, uses it as the clients would, acts on its nodes as the nemesis does, and checks that
  * close removed every container.
  */
-class DockerProvisionerTest {
+class DockerContainersTest {
     private static final String POSTGRES = image("ISOSTRESS_DOCKER_POSTGRES_IMAGE", "isostress/postgres:15");
     private static final String MARIADB = image("ISOSTRESS_DOCKER_MARIADB_IMAGE", "isostress/mariadb:10.11");
 
@@ -57,6 +60,11 @@ class DockerProvisionerTest {
     }
 
     /** A connection that gives up within seconds, so a paused server shows as a timeout. */
+    /** Each database's provision: docker, as a campaign gets it. */
+    private static RunningDatabase docker(DatabaseSpec db, Path logs, int maxClients) throws Exception {
+        return Provisioner.of(db).start(db, logs, maxClients);
+    }
+
     private static Connection connect(RunningDatabase db, DbNode node, int timeoutSeconds) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", db.user());
@@ -96,7 +104,7 @@ class DockerProvisionerTest {
         requireDocker(POSTGRES);
         List<String> ids;
         long t0 = System.nanoTime();
-        try (RunningDatabase db = new DockerProvisioner().start(
+        try (RunningDatabase db = docker(
                 database("postgresql", POSTGRES, 1, "{max_locks_per_transaction: 128}"), logs, 10)) {
             System.out.println(db.description());
             ids = containerIds(db);
@@ -141,7 +149,7 @@ class DockerProvisionerTest {
     void mariadbServesClientsWithTheCampaignsSettings() throws Exception {
         requireDocker(MARIADB);
         List<String> ids;
-        try (RunningDatabase db = new DockerProvisioner().start(
+        try (RunningDatabase db = docker(
                 database("mariadb", MARIADB, 1, "{innodb_snapshot_isolation: \"ON\"}"), logs, 10)) {
             System.out.println(db.description());
             ids = containerIds(db);
@@ -162,7 +170,7 @@ class DockerProvisionerTest {
     void galeraNodesSyncReplicateAndRejoinAfterAKill() throws Exception {
         requireDocker(MARIADB);
         List<String> ids;
-        try (RunningDatabase db = new DockerProvisioner().start(database("mariadb", MARIADB, 3, "{}"), logs, 10)) {
+        try (RunningDatabase db = docker(database("mariadb", MARIADB, 3, "{}"), logs, 10)) {
             System.out.println(db.description());
             ids = containerIds(db);
             List<DbNode> nodes = db.nodes();
@@ -211,7 +219,7 @@ class DockerProvisionerTest {
                 "ISOSTRESS_DOCKER_MONGODB_IMAGE names no MongoDB image (e.g. mongo:7.0): MongoDB in docker not tested");
         requireDocker(image);
         List<String> ids;
-        try (RunningDatabase db = new DockerProvisioner().start(database("mongodb", image, 1, "{}"), logs, 10)) {
+        try (RunningDatabase db = docker(database("mongodb", image, 1, "{}"), logs, 10)) {
             System.out.println(db.description());
             ids = containerIds(db);
             DockerNode n = (DockerNode) db.nodes().get(0);

@@ -1,5 +1,8 @@
-package isostress.harness.provision;
+package isostress.harness.db.postgresql;
 
+import isostress.harness.db.DbNode;
+import isostress.harness.provision.Host;
+import isostress.harness.provision.ProcessSignals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,11 +15,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The embedded PostgreSQL server as a node the nemesis can act on. zonky starts the postmaster (through
- * {@code unshare -U} as root); to start it again after a kill, the postmaster's own command line is replayed the
- * same way, on the same data directory and port: PostgreSQL's crash recovery does the rest.
+ * A PostgreSQL server isostress started on this machine (embedded or local, {@link HostPostgresProvisioner}) as a
+ * node the nemesis can act on. {@link PostgresBinaries} start the postmaster (through {@code unshare -U} as root); to
+ * start it again after a kill, the postmaster's own command line is replayed the same way, on the same data
+ * directory and port: PostgreSQL's crash recovery does the rest.
  */
-final class EmbeddedPostgresNode implements DbNode {
+final class HostPostgresNode implements DbNode {
     private final String name;
     private final Path data;
     private final int port;
@@ -24,12 +28,12 @@ final class EmbeddedPostgresNode implements DbNode {
     private final Path log;
     private List<String> command;
 
-    EmbeddedPostgresNode(Path data, int port, String url, Path log) {
+    HostPostgresNode(Path data, int port, String url, Path log) {
         this("n1", data, port, url, log, null);
     }
 
     /** @param command the postmaster's command line, for a server isostress starts itself (a standby), or null */
-    EmbeddedPostgresNode(String name, Path data, int port, String url, Path log, List<String> command) {
+    HostPostgresNode(String name, Path data, int port, String url, Path log, List<String> command) {
         this.name = name;
         this.command = command;
         this.data = data;
@@ -81,7 +85,7 @@ final class EmbeddedPostgresNode implements DbNode {
     @Override
     public synchronized void kill() throws IOException {
         long pid = pid();
-        if (pid < 0) throw new IOException("embedded PostgreSQL is not running");
+        if (pid < 0) throw new IOException("PostgreSQL " + name + " is not running");
         command = commandLine(pid);
         // The postmaster and its backends at once: orphaned backends would hold the shared memory a restart needs.
         ProcessSignals.signalTree(pid, "KILL");
@@ -94,10 +98,10 @@ final class EmbeddedPostgresNode implements DbNode {
     @Override
     public void restart() throws IOException, InterruptedException {
         synchronized (this) {
-            if (pid() > 0) throw new IOException("embedded PostgreSQL is still running");
-            if (command == null) throw new IOException("embedded PostgreSQL was not killed by isostress: cannot restart");
+            if (pid() > 0) throw new IOException("PostgreSQL " + name + " is still running");
+            if (command == null) throw new IOException("PostgreSQL " + name + " was not killed by isostress: cannot restart");
             List<String> cmd = new ArrayList<>();
-            if (PostgresBinaries.isRoot()) cmd.addAll(List.of("unshare", "-U"));
+            if (Host.isRoot()) cmd.addAll(List.of("unshare", "-U"));
             cmd.addAll(command);
             new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -112,7 +116,7 @@ final class EmbeddedPostgresNode implements DbNode {
             }
             Thread.sleep(100);
         }
-        throw new IOException("embedded PostgreSQL did not come back within 60 s: " + (last == null ? "" : last.getMessage()));
+        throw new IOException("PostgreSQL " + name + " did not come back within 60 s: " + (last == null ? "" : last.getMessage()));
     }
 
     /**
@@ -136,7 +140,7 @@ final class EmbeddedPostgresNode implements DbNode {
     /** The postmaster's command line (its executable first) while it runs. */
     List<String> commandLine() throws IOException {
         long pid = pid();
-        if (pid < 0) throw new IOException("embedded PostgreSQL " + name + " is not running");
+        if (pid < 0) throw new IOException("PostgreSQL " + name + " is not running");
         return commandLine(pid);
     }
 

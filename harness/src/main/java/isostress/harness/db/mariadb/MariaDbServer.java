@@ -1,5 +1,7 @@
-package isostress.harness.provision;
+package isostress.harness.db.mariadb;
 
+import isostress.harness.db.DbNode;
+import isostress.harness.provision.ProcessSignals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,10 @@
-package isostress.harness.provision;
+package isostress.harness.db.mariadb;
 
 import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.RunningDatabase;
+import isostress.harness.provision.DockerContainers;
+import isostress.harness.provision.DockerDatabase;
+import isostress.harness.provision.DockerNode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.utility.DockerImageName;
@@ -40,7 +44,7 @@ final class GaleraCluster {
             throws IOException, InterruptedException {
         int n = db.nodes();
         String peers = IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).collect(Collectors.joining(","));
-        Network network = DockerProvisioner.network();
+        Network network = DockerContainers.network();
         List<DockerNode> nodes = new ArrayList<>();
         long t0 = System.nanoTime();
         try {
@@ -48,17 +52,17 @@ final class GaleraCluster {
                 nodes.add(node("n" + i, i == 1, peers, db, image, network, logs, maxClients));
             }
             for (DockerNode node : nodes) {
-                node.awaitReady(Duration.ofSeconds(60), DockerProvisioner.jdbcProbe(node.url(), CLUSTER_SIZE,
-                        String.valueOf(n)));
+                node.awaitReady(Duration.ofSeconds(60), DockerContainers.jdbcProbe(node.url(),
+                        DockerMariaDbProvisioner.probeTimeouts(), CLUSTER_SIZE, String.valueOf(n)));
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             DockerDatabase.removeAll(nodes, network);
             throw e;
         }
         String ports = nodes.stream().map(x -> String.valueOf(x.clientPort())).collect(Collectors.joining(", "));
-        return new DockerDatabase(nodes, network, DockerProvisioner.USER, DockerProvisioner.PASSWORD,
+        return new DockerDatabase(nodes, network, DockerContainers.USER, DockerContainers.PASSWORD,
                 "docker Galera cluster of " + n + " MariaDB nodes (" + image + ") at " + nodes.get(0).host()
-                        + " ports " + ports + ", synced in " + DockerProvisioner.seconds(t0) + " s");
+                        + " ports " + ports + ", synced in " + DockerContainers.seconds(t0) + " s");
     }
 
     private static DockerNode node(String name, boolean bootstrap, String peers, DatabaseSpec db, String image,
@@ -69,20 +73,21 @@ final class GaleraCluster {
                 "--wsrep-sst-method=mariabackup", "--wsrep-sst-auth=root:" + ROOT_PASSWORD,
                 // Galera's requirements (mariadb.com, "Configuring MariaDB Galera Cluster").
                 "--binlog-format=ROW", "--default-storage-engine=InnoDB", "--innodb-autoinc-lock-mode=2"));
-        opts.addAll(DockerProvisioner.mariadbOptions(db, maxClients));
+        opts.addAll(DockerMariaDbProvisioner.options(db, maxClients));
         GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(image).asCompatibleSubstituteFor("mariadb"))
                 .withNetwork(network)
                 .withNetworkAliases(name)
                 .withEnv("MARIADB_ROOT_PASSWORD", ROOT_PASSWORD)
-                .withEnv("MARIADB_DATABASE", DockerProvisioner.DATABASE)
-                .withEnv("MARIADB_USER", DockerProvisioner.USER)
-                .withEnv("MARIADB_PASSWORD", DockerProvisioner.PASSWORD)
+                .withEnv("MARIADB_DATABASE", DockerContainers.DATABASE)
+                .withEnv("MARIADB_USER", DockerContainers.USER)
+                .withEnv("MARIADB_PASSWORD", DockerContainers.PASSWORD)
                 .withEnv("GALERA_BOOTSTRAP", bootstrap ? "1" : "0")
                 .withExposedPorts(3306)
                 .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("bash", "-c", START, "galera-node"))
                 .withCommand(opts.toArray(String[]::new))
-                .waitingFor(DockerProvisioner.NO_WAIT); // start() waits until the node is synced
-        return DockerProvisioner.jdbcNode(name, c, "Galera node " + name, image, 3306, "jdbc:mariadb",
+                .waitingFor(DockerContainers.NO_WAIT); // start() waits until the node is synced
+        return DockerContainers.jdbcNode(name, c, "Galera node " + name, image, 3306, "jdbc:mariadb",
+                DockerMariaDbProvisioner.probeTimeouts(),
                 logs.resolve("mariadb-" + name + ".log"), SYNCED, "Synced");
     }
 }
