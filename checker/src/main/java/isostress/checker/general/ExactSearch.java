@@ -10,7 +10,7 @@ import java.util.Arrays;
 /**
  * The slower exact check of PC, SI and SER: Biswas &amp; Enea's search over prefixes ({@link PrefixSearch}, §4.1-4.3)
  * on a history's committed transactions. It shares nothing with the polygraph solver but the compiled observations,
- * so benchmarks and tests compare the two (issue 4: "same verdicts as the slower exact search").
+ * so benchmarks and tests compare the two: the polygraph solver must give the same verdicts as this slower search.
  */
 final class ExactSearch {
     private ExactSearch() {

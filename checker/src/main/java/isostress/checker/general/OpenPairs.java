@@ -18,7 +18,7 @@ final class OpenPairs {
     /**
      * Per position in {@link Polygraph#gw}, the first position at or after it whose writer was read (gw.length when
      * none): under SER a pair of writes nobody read is never a constraint, so an unread writer's partners are found
-     * among the read ones without visiting the others, which keeps blind writes on a few keys linear (issue 15).
+     * among the read ones without visiting the others, which keeps blind writes on a few keys linear.
      */
     private int[] nextRead;
 
@@ -29,9 +29,9 @@ final class OpenPairs {
     }
 
     /**
-     * Lists the pairs of writers of a key that neither reaches, coalesced per pair of nodes across keys (PolySI's
-     * implementation does the same, notes-002 §2.5: A before B on x and B before A on y would be a ww cycle, so one
-     * choice decides every key the two write); false when over the limit.
+     * Lists the pairs of writers of a key that neither reaches, coalesced per pair of nodes across keys (the
+     * implementation of PolySI, Huang et al., VLDB 2023, does the same: A before B on x and B before A on y would be
+     * a ww cycle, so one choice decides every key the two write); false when over the limit.
      */
     boolean enumerate(Reachability reach) {
         isostress.checker.history.LongPairIntMap pairOf = new isostress.checker.history.LongPairIntMap(1024);

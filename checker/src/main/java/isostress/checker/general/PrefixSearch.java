@@ -11,7 +11,7 @@ import java.util.Set;
  * Biswas &amp; Enea, OOPSLA 2019, §4.1 Alg. 2 (checkSER), with the reductions of §4.2 (PC to SER of the history
  * whose transactions are split into a read half R_t and a write half W_t) and §4.3 (SI: additionally no write
  * half may come between the read and write halves of a transaction that writes a common key). The reductions are
- * applied on the fly, as the paper's implementation does (notes-001 §3.5).
+ * applied on the fly while traversing the history, as the paper's implementation does (§6).
  *
  * <p>A state is the per-session position (for PC/SI in half-transactions). A move appends the next half of some
  * session when it is a valid extension (§4.1): a read half needs the write halves of the transactions it reads from

@@ -18,7 +18,7 @@ public final class Acyclicity {
      * Whether the union of {@code a} and {@code b} (null: none; on nodes 0 .. the larger size) is acyclic, without
      * building it: the strict serializability check joins the dependency graph to a chain of time points this way.
      * The nodes whose in-degree fell to zero wait on a stack linked through the in-degree array itself ({@code -2 -
-     * next}), so the check needs one int per node (issue 15: 100M transactions in 20 GB).
+     * next}), so the check needs one int per node (100M transactions must fit in 20 GB).
      */
     public static boolean isAcyclic(Csr a, Csr b) {
         int n = b == null ? a.n : Math.max(a.n, b.n);

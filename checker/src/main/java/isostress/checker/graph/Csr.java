@@ -6,8 +6,8 @@ package isostress.checker.graph;
  * from in the caller's edge list (so edge payloads stay in the caller's arrays); {@code eid} is null in a graph whose
  * edge ids are their positions ({@link #id}).
  *
- * <p>Primitive arrays because the checkers build graphs of millions of edges (STYLE.md (c): hot graph code uses
- * primitives and CSR adjacency).
+ * <p>Primitive arrays and CSR adjacency, not boxed nodes or lists of edge objects, because the checkers build graphs
+ * of millions of edges.
  */
 public final class Csr {
     public final int n;
@@ -45,7 +45,7 @@ public final class Csr {
     /**
      * Builds the graph of the edges {@code source} produces (the same ones, in the same order, both times), keeping
      * their relative order within a node. O(n + m) time like {@link #build(int, int[], int[], int[], int)}, but with
-     * no from/to/id arrays beside the graph: at a hundred million transactions those are gigabytes (issue 15).
+     * no from/to/id arrays beside the graph: at a hundred million transactions those are gigabytes.
      */
     public static Csr build(int n, EdgeSource source) {
         return build(n, source, true);

@@ -21,7 +21,7 @@ import java.util.Properties;
                 "2:bad input or usage", "3:unknown: a search limit was hit before a verdict",
                 "70:internal error"})
 public final class Main implements Runnable {
-    /** Exit statuses (STYLE.md (d)). */
+    /** Exit statuses: 0 valid, 1 invalid, 2 bad input, 3 unknown, 70 internal error. */
     public static final int VALID = 0, INVALID = 1, BAD_INPUT = 2, UNKNOWN = 3, INTERNAL = 70;
 
     @CommandLine.Spec

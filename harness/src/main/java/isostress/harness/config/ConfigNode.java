@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 /**
  * A YAML mapping being read into a typed config, collecting every problem instead of stopping at the first. Jackson
  * parses the YAML; a first pass over its tokens records the line of every key, so each problem reads like
- * {@code campaign.yaml:12 workload.keys: must be >= 1, was 0} (STYLE.md (d)).
+ * {@code campaign.yaml:12 workload.keys: must be >= 1, was 0}, never a stack trace.
  */
 final class ConfigNode {
     /** Longest duration of anything (a year): durations are later taken in nanoseconds, which overflow at 292 years. */

@@ -10,7 +10,7 @@ import java.util.Locale;
 
 /**
  * The campaign's read replicas: {@code database.replicas}, {@code database.synchronous-standbys} and
- * {@code workload.read-from}, checked together (issue 16), as {@link CampaignLoader} checks the rest.
+ * {@code workload.read-from}, checked together, as {@link CampaignLoader} checks the rest.
  */
 final class ReplicasSection {
     /** Most standbys one machine is asked to run. */

@@ -38,7 +38,8 @@ final class WorkloadSection {
         w.rejectUnknownKeys(KEYS);
         String typeName = w.choice("type", "mini", List.of("mini", "rw-register", "list-append", "cas", "sql"));
         WorkloadType type = typeName == null ? WorkloadType.MINI : WorkloadType.byName(typeName);
-        // sql: small by default, since the SQL checker's search is exponential in conflicts (notes-003 §5).
+        // sql: small by default, since the SQL checker's search is exponential in conflicts (Bouajjani,
+        // Enea and Román-Calvo, CAV 2025).
         boolean sql = type == WorkloadType.SQL;
         int sessions = w.integer("sessions", sql ? 3L : 8L, 1, 10_000).intValue();
         int transactions = w.integer("transactions", sql ? 30L : 10_000L, 1, Integer.MAX_VALUE).intValue();

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * The accounts table's SQL in one database's dialect (each database's package holds its own: PostgreSql.ACCT,
  * InnoDbDatabase.ACCT). Every write sets the hidden {@code wid} column to its statement's write id, and an update also
- * copies the old {@code wid} into {@code prev_wid}: the writer of the version it read (notes-003 §6.1-6.2). In PostgreSQL the right-hand sides of SET all see the old row; in MariaDB the assignments
- * run left to right, so {@code prev_wid = wid} comes before {@code wid = ?} and copies the old value (checked by
- * {@code SqlWorkloadMariaDbTest}).
+ * copies the old {@code wid} into {@code prev_wid}: the writer of the version it read (the write ids of Bouajjani,
+ * Enea and Román-Calvo's SQL history recorder, CAV 2025). In PostgreSQL the right-hand sides of SET all see the old
+ * row; in MariaDB the assignments run left to right, so {@code prev_wid = wid} comes before {@code wid = ?} and
+ * copies the old value (checked by {@code SqlWorkloadMariaDbTest}).
  *
  * <p>PostgreSQL returns the written rows with {@code RETURNING *}. MariaDB (10.5+) has DELETE ... RETURNING but no
  * UPDATE ... RETURNING, so the recorder reads the rows just written back by their write id in the same transaction,

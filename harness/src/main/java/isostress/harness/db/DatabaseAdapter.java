@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * One database's SQL: the schema, the statements for each micro-op, the isolation mapping and the meaning of its
- * error codes. One class per database (STYLE.md (e)).
+ * error codes. One class per database.
  *
  * <p>Schema: one table of integer keys, every key present from the start with value 0 (registers) or the empty
  * string (lists), so a read never finds nothing and 0 is the initial value the history's header announces.

@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * The prevented/possible table for one database: each level, each Hermitage column. ✓ prevented, — possible, R/O
  * prevented only when the observing transaction only reads (its variant with a write shows the anomaly): the
- * notation of Hermitage's table and of FIELD.md.
+ * notation of the table in Hermitage's README.
  */
 public final class HermitageTable {
     public static final List<String> COLUMNS = List.of("G0", "G1a", "G1b", "G1c", "OTV", "PMP", "P4", "G-single",
@@ -58,7 +58,7 @@ public final class HermitageTable {
         return out;
     }
 
-    /** As FIELD.md prints it: a markdown table. */
+    /** A markdown table, one row per level, laid out like the table in Hermitage's README. */
     public static String markdown(String database, Map<Isolation, Map<String, String>> table) {
         StringBuilder sb = new StringBuilder("| database | level | " + String.join(" | ", COLUMNS) + " |\n|---|---|");
         for (int i = 0; i < COLUMNS.size(); i++) sb.append("---|");

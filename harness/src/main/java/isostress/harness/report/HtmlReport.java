@@ -264,7 +264,7 @@ public final class HtmlReport {
             b.append(new SvgChart("Throughput", "per second", t.times(), end).faults(faults)
                     .line("commits/s", "#1f77b4", t.commitsPerSecond()).line("aborts/s", "#d62728", t.abortsPerSecond()).render());
             if (hdr != null) {
-                // Issue 15: from each transaction's intended start (workload.rate's schedule), so a stall shows.
+                // From each transaction's intended start (workload.rate's schedule), so a stall shows.
                 b.append("<p class=\"small\">Latency from latency.hlog (HdrHistogram, per second): from each "
                         + "transaction's intended start to its end").append(root.path("stats").has("target_rate_per_s")
                         ? " (its slot in the workload.rate schedule: waiting behind a stall counts)" : " (its start: "
@@ -326,7 +326,7 @@ public final class HtmlReport {
         b.append(".</p>\n");
         JsonNode shapes = stats.path("by_shape");
         String rowName = "shape";
-        if (!shapes.isObject() || shapes.isEmpty()) { // sql runs written before issue 14: per isolation level
+        if (!shapes.isObject() || shapes.isEmpty()) { // sql runs written by older versions: per isolation level
             shapes = stats.path("by_level");
             rowName = "level";
         }

@@ -10,7 +10,7 @@ import isostress.harness.db.TxnClient;
 import java.util.List;
 
 /**
- * Read routing over a primary and its read replicas ({@code workload.read-from}, issue 16): a session's client
+ * Read routing over a primary and its read replicas ({@code workload.read-from}): a session's client
  * sends a transaction whose operations are all reads to the session's read node, any other to the primary (node 0;
  * a standby refuses writes). The generator fixed each transaction's operations, so which kind it is is known before
  * it starts. Read nodes are given to sessions round-robin ({@link Replicas.ReadFrom#readNode}); the client names

@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Checks a mini-transaction history while it is being recorded, so a run can end seconds after its first violation
- * rather than at its end (issue 6).
+ * rather than at its end.
  *
  * <p>The recorder hands over each completed transaction ({@link HistoryRecorder#onCompletion}); a background thread
  * repeatedly adds what has completed since to the prefix that is sound to check ({@link CompletedPrefix}: no
