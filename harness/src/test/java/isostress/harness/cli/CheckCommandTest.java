@@ -76,7 +76,7 @@ class CheckCommandTest {
         assertTrue(r.out().contains("--level pc"), r.out());
     }
 
-    /** Issue 16: a long fork breaks snapshot isolation, not parallel snapshot isolation, and is named. */
+    /** A long fork breaks snapshot isolation, not parallel snapshot isolation, and is named. */
     @Test
     void longForkIsPsiButNotSi() {
         Run r = run("check", CORPUS.resolve("text/mtc-anomaly-long-fork.txt").toString(), "--level", "psi,si");
@@ -205,7 +205,7 @@ class CheckCommandTest {
 
     @Test
     void knossosRegisterHistoryIsCheckedForLinearizability() throws Exception {
-        // Issue 14 item 6: a stale read after a completed write; exit 1 with the counterexample.
+        // A stale read after a completed write; exit 1 with the counterexample.
         Path bad = Path.of("../checker/src/test/resources/jepsen/cas-register-stale-read-bad.edn");
         Run b = run("check", bad.toString());
         assertEquals(1, b.code(), b.out() + b.err());
@@ -220,7 +220,7 @@ class CheckCommandTest {
 
     @Test
     void inputTheReadersDoNotUnderstandExitsTwoNamingFileAndLine() throws Exception {
-        // Issue 13: these came out "0 transactions ... verdict: VALID", or as exit 1 or 70.
+        // Older versions printed these as "0 transactions ... verdict: VALID", or as exit 1 or 70.
         Path knossos = dir.resolve("cas-register.edn");
         Files.writeString(knossos, "{:type :invoke, :f :read, :value nil, :process 0, :index 0}\n"
                 + "{:type :ok, :f :read, :value :a, :process 0, :index 1}\n");
@@ -294,9 +294,9 @@ class CheckCommandTest {
     static final Path SQL = Path.of("src/test/resources/isostress/harness/report/sql/history.jsonl");
 
     /**
-     * Issue 14: an isostress-sql history goes through the same pipeline as any other: {@code --out} writes
-     * results.json (the same top-level keys as a key-value history's) and anomalies/ (.txt with the SQL argument, .dot
-     * with the commit-order cycle), and {@code --json} prints that results.json.
+     * An isostress-sql history goes through the same pipeline as any other: {@code --out} writes results.json (the
+     * same top-level keys as a key-value history's) and anomalies/ (.txt with the SQL argument, .dot with the
+     * commit-order cycle), and {@code --json} prints that results.json.
      */
     @Test
     void sqlHistoryWritesResultsJsonAndAnomaliesLikeAnyOther() throws Exception {

@@ -14,9 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13 item 7: {@code isostress hermitage} removes its scratch directory, after a full table on embedded
- * PostgreSQL and when the database cannot be reached. Each runs in its own JVM whose java.io.tmpdir is a fresh
- * directory, so what is left there is this command's alone.
+ * {@code isostress hermitage} removes its scratch directory, after a full table on embedded PostgreSQL and when the
+ * database cannot be reached. Each runs in its own JVM whose java.io.tmpdir is a fresh directory, so what is left
+ * there is this command's alone.
  */
 class HermitageCommandTest {
     @TempDir

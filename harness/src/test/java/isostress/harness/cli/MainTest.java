@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Issue 13 item 7: {@code --help} and {@code --version} on every command of the tree. */
+/** {@code --help} and {@code --version} on every command of the tree. */
 class MainTest {
     @Test
     void helpWorksOnEveryCommand() {

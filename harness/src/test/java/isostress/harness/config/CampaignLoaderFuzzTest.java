@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * aliases and tags, second documents, truncation, deep nesting). The property: the loader either returns a sane
  * {@link Campaign} (positive counts, finite ratios, positive bounded durations, ...) or throws a
  * {@link ConfigException} whose every problem starts with the file and a line number; never any other exception,
- * and quickly. Modelled on Caffeine's {@code CaffeineSpecFuzzer} (STYLE.md (d)). Cases come from {@link SeededFuzz}:
+ * and quickly. Modelled on Caffeine's {@code CaffeineSpecFuzzer}. Cases come from {@link SeededFuzz}:
  * a failure names the case's index and seed and the smallest failing case found by dropping mutations, and
  * {@code -Disostress.fuzz.seed=N -Disostress.fuzz.case=I} replays it alone.
  */

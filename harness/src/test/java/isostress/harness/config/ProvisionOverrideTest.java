@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code isostress run --provision P} (issue 16): the campaign as if its file said {@code provision: P}, checked the
- * same way, and otherwise unchanged, so every PostgreSQL known-bug campaign runs in Docker as shipped.
+ * {@code isostress run --provision P}: the campaign as if its file said {@code provision: P}, checked the same way,
+ * and otherwise unchanged, so every PostgreSQL known-bug campaign runs in Docker as shipped.
  */
 class ProvisionOverrideTest {
     private static final Path KNOWN = Path.of("..", "configs", "known-bugs");

@@ -14,7 +14,7 @@ import static isostress.harness.config.CampaignLoaderTest.problems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The campaign keys of {@code workload.type: sql} (issue 7): defaults and every error with file, line, key path. */
+/** The campaign keys of {@code workload.type: sql}: defaults and every error with file, line, key path. */
 class SqlCampaignLoaderTest {
     @Test
     void smallDefaultsAndNoExtraLevels() {

@@ -9,7 +9,7 @@ import static isostress.harness.config.CampaignLoaderTest.hasProblem;
 import static isostress.harness.config.CampaignLoaderTest.problems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Issue 15 item 5: {@code workload.rate}, transactions per second, 0 (closed loop) by default. */
+/** {@code workload.rate}, transactions per second, 0 (closed loop) by default. */
 class WorkloadRateLoaderTest {
     @Test
     void rateIsPerSecondAndClosedLoopByDefault() {

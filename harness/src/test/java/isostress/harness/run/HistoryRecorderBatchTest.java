@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 15 item 4: the batched recorder. Many sessions record at once; the file holds every event once, in index
+ * The batched recorder. Many sessions record at once; the file holds every event once, in index
  * order, as whole lines at every moment (a copy taken while they run parses), and the listener sees every
  * transaction in index order with the file's numbering.
  */

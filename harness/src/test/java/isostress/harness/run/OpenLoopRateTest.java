@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 15 item 5: {@code workload.rate} runs open loop, and latency counts from each transaction's intended start,
+ * {@code workload.rate} runs open loop, and latency counts from each transaction's intended start,
  * so a stall shows in p99 (no coordinated omission).
  *
  * <p>1,000 mini-transactions at 120/s over 6 sessions on embedded PostgreSQL: slots 0 .. 8.3 s. Once a few

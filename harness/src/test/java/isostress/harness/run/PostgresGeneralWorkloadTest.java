@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The general workloads end to end against embedded PostgreSQL 16, checked by the general checker (issue 4): under
+ * The general workloads end to end against embedded PostgreSQL 16, checked by the general checker: under
  * READ COMMITTED each statement reads its own snapshot, so rw-register and list-append histories violate snapshot
  * isolation; under SERIALIZABLE (SSI) they are snapshot isolation and, but for PostgreSQL's rare G2-item, serializable.
  */
@@ -61,7 +61,7 @@ class PostgresGeneralWorkloadTest {
      * run directory kept under target/kept-runs/.
      *
      * <p>Measured flake rate of this campaign as it stands (8 sessions x 4,000 transactions, 50 keys, seed 11), on
-     * embedded 16.15 on a shared 2-core machine (issue 13): 0 violations in 49 runs of rw-register and 0 in 50 of
+     * embedded 16.15 on a shared 2-core machine: 0 violations in 49 runs of rw-register and 0 in 50 of
      * list-append ({@code isostress run --runs=1 <the same YAML>}, repeated; one more rw-register run crashed before
      * it started), after 0 in 80 rw-register runs for the finding: the one CI failure is the only violation seen
      * (0 in 129 puts a 95% upper bound of about 2.3% per run).

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 16 item 2: short campaigns on an embedded primary with two standbys, reading from any node. Completions
+ * Short campaigns on an embedded primary with two standbys, reading from any node. Completions
  * record where they ran: writes on n1 only, read-only transactions on n1, n2 and n3; a verdict is produced (which
  * one is not asserted: the Long Fork these runs may show is rare, and the test does not wait for it).
  */

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 14: one results.json schema (docs/results-json.md) for every workload. A mini, an rw-register, a
+ * One results.json schema (docs/results-json.md) for every workload. A mini, an rw-register, a
  * list-append, a CAS and an sql run against embedded PostgreSQL write the same top-level keys and the same
  * {@code check} keys, and report.html is written from them.
  */

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Issue 13 item 7: a run's closing line names the files the run directory holds, report.html included. */
+/** A run's closing line names the files the run directory holds, report.html included. */
 class RunDirectoryTest {
     @TempDir
     Path store;

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code workload.type: sql} against a local MariaDB 10.11 (issue 7). MariaDB has no UPDATE ... RETURNING, so the
+ * {@code workload.type: sql} against a local MariaDB 10.11. MariaDB has no UPDATE ... RETURNING, so the
  * recorder reads written rows back by write id; the audit's "no write read itself" and "every writer wrote that
  * key" checks would fail if {@code SET prev_wid = wid, wid = ?} did not copy the old write id first. Repeatable
  * read with {@code innodb_snapshot_isolation=OFF} is not snapshot isolation: an UPDATE reads the latest committed

@@ -17,9 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code workload.type: sql} end to end against embedded PostgreSQL 16 (issue 7): the recorded history is well
- * formed, and the SQL checker finds what PostgreSQL promises. PostgreSQL implements the paper's mixed semantics
- * (each transaction's reads obey its own level), so a mix of serializable and read-committed transactions is valid at
+ * {@code workload.type: sql} end to end against embedded PostgreSQL 16: the recorded history is well formed, and the
+ * SQL checker finds what PostgreSQL promises. PostgreSQL implements the mixed semantics of Bouajjani, Enea and
+ * Román-Calvo, CAV 2025 (each transaction's reads obey its own level), so a mix of serializable and read-committed transactions is valid at
  * their own levels, while the read-committed transactions' anomalies show when the same history is checked as if
  * everything ran serializable.
  */

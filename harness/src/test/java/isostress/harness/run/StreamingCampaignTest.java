@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Checking while running on embedded PostgreSQL 16 (issue 6 item 2): repeatable read breaks serializability within
+ * Checking while running on embedded PostgreSQL 16: repeatable read breaks serializability within
  * a second or so (write skew), so a 60-second run with stop-on-violation ends right after the streaming check finds
  * it; serializable stays clean and runs to its end.
  */

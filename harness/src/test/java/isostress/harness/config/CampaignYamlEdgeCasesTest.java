@@ -23,10 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13 item 3: campaign YAML the loader used to accept silently or crash on. Each case names the old behaviour;
+ * Campaign YAML the loader used to accept silently or crash on. Each case names the old behaviour;
  * each now gives one problem with file, line and key path.
  */
-class Issue13CampaignYamlTest {
+class CampaignYamlEdgeCasesTest {
     @TempDir
     Path dir;
 

@@ -30,9 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A campaign that cannot reach its database exits 2 within the connect timeout (default 10 s),
  * and says why and what to try, instead of HikariCP's "request timed out after 60001ms". Each case runs
  * {@code isostress run} through {@link Main#commandLine()} against a real server (or a real closed port) and prints
- * its time to exit, the figure for the notes.
+ * its time to exit.
  */
-class Issue13ConnectErrorsTest {
+class ConnectErrorsTest {
     static final String PASSWORD = "right-Pa55";
     /** The default connect timeout, and what a run may take on top: writing results.json and report.html. */
     static final long CONNECT_MS = 10_000, SLACK_MS = 3_000;

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * newlines, control characters and non-ASCII go through the recorder (and through the nemesis, whose node fails
  * with such a message) and the checker's JSONL reader gives them back unchanged.
  */
-class Issue13HistoryEscapingTest {
+class HistoryEscapingTest {
     /** Quote, backslash, CR/LF/tab, NUL and other C0 controls, DEL, Latin-1, CJK, an astral emoji, U+2028. */
     static final String NASTY = "n\"1\\ \r\n\t\u0000\u0001\u001f\u007f é 节点 \uD83D\uDE00 \u2028 ]},\"x\":{";
 

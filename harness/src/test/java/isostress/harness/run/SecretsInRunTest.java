@@ -18,13 +18,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13 item 5: a password planted in a campaign never reaches stdout, stderr or any file of the run directory
+ * A password planted in a campaign never reaches stdout, stderr or any file of the run directory
  * (campaign.yaml, logs/, results.json, report.html, ...), whether it comes in the URL's user part, as
  * {@code ?password=}, through {@code password-env} or as a secret-looking setting, and whether the run succeeds
  * or fails on it. Each run is a real {@code isostress run} in its own JVM (so that {@code password-env} can be
  * set, and every byte the process prints is captured) against an embedded PostgreSQL whose user has the password.
  */
-class Issue13SecretsTest {
+class SecretsInRunTest {
     static final String PLANTED = "PLANTED-S3CRET", TOKEN = "PLANTED-T0KEN";
 
     @TempDir
