@@ -27,7 +27,7 @@ public final class BenchAbortsCommand implements Callable<Integer> {
     int ops;
 
     @CommandLine.Mixin
-    PgVersionOption postgres;
+    BenchServerVersionOption postgres;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

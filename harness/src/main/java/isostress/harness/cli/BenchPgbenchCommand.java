@@ -35,7 +35,7 @@ public final class BenchPgbenchCommand implements Callable<Integer> {
     String isolation;
 
     @CommandLine.Mixin
-    PgVersionOption postgres;
+    BenchServerVersionOption postgres;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * PostgreSQL through pgjdbc ({@code org.postgresql:postgresql}, BSD-2-Clause), PostgreSQL's own driver. Embedded
  * (zonky's binaries, any version) by default, or local (the machine's installed binaries,
- * {@link InstalledPostgres}), docker or external; one server, with hot standbys when isostress starts it.
+ * {@link InstalledBinaries}), docker or external; one server, with hot standbys when isostress starts it.
  */
 public final class PostgreSql extends JdbcDatabase {
     /** The sql workload's table: PostgreSQL returns written rows with RETURNING *, and SET sees the old row. */
