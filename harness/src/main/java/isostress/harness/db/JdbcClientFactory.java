@@ -62,6 +62,9 @@ public final class JdbcClientFactory implements ClientFactory {
             long seen = -1;
             while (System.nanoTime() < deadline) {
                 try (Connection c = pools.get(i).getConnection()) {
+                    // The pool's level may be one this node refuses (a PostgreSQL hot standby has no SERIALIZABLE);
+                    // counting replayed rows needs none. The pool restores its level when the connection returns.
+                    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
                     seen = adapter.keyCount(c, type);
                 } catch (SQLException e) {
                     seen = -1; // the table itself has not arrived yet

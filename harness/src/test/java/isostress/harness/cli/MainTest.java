@@ -69,20 +69,29 @@ class MainTest {
             assertEquals(expected, listed.keySet().stream().map(String::strip).toList(), path.toString());
         }
         assertTrue(lists >= 3, "isostress, run and check list their exit statuses");
-        // The README lists the exit statuses ("Exit status: 0 ..., 1 ...") where it describes run, check and SQL
-        // histories: each list, up to the end of its paragraph or list item, names every code. (A sentence that
-        // names one status, "with exit status 2.", is not a list.)
-        String readme = Files.readString(Path.of("../README.md"));
-        Matcher m = Pattern.compile("(?is)exit status[^:.]{0,40}:(.*?)(?:\\n\\n|\\n- |$)").matcher(readme);
-        int statements = 0;
-        while (m.find()) {
-            for (String c : codes) {
-                assertTrue(Pattern.compile("\\b" + c + " ").matcher(m.group(1)).find(), "README: no " + c + " in: " + m.group());
-            }
-            statements++;
+        // The README and docs/ list the exit statuses ("Exit status: 0 ..., 1 ...") where they describe run, check
+        // and SQL histories: each list, up to the end of its paragraph or list item, names every code. (A sentence
+        // that names one status, "with exit status 2.", is not a list.)
+        List<Path> texts = new ArrayList<>(List.of(Path.of("../README.md")));
+        try (var docs = Files.list(Path.of("../docs"))) {
+            docs.filter(f -> f.toString().endsWith(".md")).sorted().forEach(texts::add);
         }
-        assertTrue(statements >= 3, "README exit status statements: " + statements);
-        assertTrue(readme.contains("130 interrupted"), "README: the run's exit status 130 (Ctrl-C)");
+        int statements = 0;
+        boolean interrupted = false;
+        for (Path text : texts) {
+            String doc = Files.readString(text);
+            Matcher m = Pattern.compile("(?is)exit status[^:.]{0,40}:(.*?)(?:\\n\\n|\\n- |$)").matcher(doc);
+            while (m.find()) {
+                for (String c : codes) {
+                    assertTrue(Pattern.compile("\\b" + c + " ").matcher(m.group(1)).find(),
+                            text.getFileName() + ": no " + c + " in: " + m.group());
+                }
+                statements++;
+            }
+            interrupted |= doc.contains("130 interrupted");
+        }
+        assertTrue(statements >= 3, "README and docs exit status statements: " + statements);
+        assertTrue(interrupted, "README or docs: the run's exit status 130 (Ctrl-C)");
     }
 
     /** Every command as the words that name it, the root first. */
