@@ -12,6 +12,9 @@ import isostress.checker.model.LevelResult;
 import isostress.checker.model.Premise;
 import isostress.checker.model.Result;
 import isostress.checker.model.Step;
+import isostress.checker.model.WitnessFinding;
+import isostress.checker.model.WitnessReport;
+import isostress.checker.model.WitnessTxn;
 
 import java.util.List;
 
@@ -43,7 +46,47 @@ public final class ResultJson {
         for (Anomaly a : r.anomalies()) as.add(anomaly(a));
         root.put("anomalies_omitted", r.anomaliesOmitted());
         root.set("stats", MAPPER.valueToTree(r.stats()));
+        if (r.witness() != null) root.set("witness", witness(r.witness()));
         return root;
+    }
+
+    /** What the join with the database's commit log found: its counts and its findings (docs/witness.md). */
+    public static ObjectNode witness(WitnessReport w) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("source", w.source());
+        o.put("transactions", w.transactions());
+        o.put("matched", w.matched());
+        o.put("info_committed", w.infoCommitted());
+        o.put("info_aborted", w.infoAborted());
+        o.put("lost_write", w.lostWrite());
+        o.put("split_commit", w.splitCommit());
+        o.put("failed_but_committed", w.failedButCommitted());
+        o.put("unrecorded_write", w.unrecordedWrite());
+        ArrayNode fs = o.putArray("findings");
+        for (WitnessFinding f : w.findings()) fs.add(finding(f));
+        return o;
+    }
+
+    /** One witness finding: its name, the sentences, the transaction and the log transactions that are evidence. */
+    public static ObjectNode finding(WitnessFinding f) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("name", f.name());
+        o.put("history", WitnessText.history(f));
+        o.put("explanation", WitnessText.sentence(f));
+        if (f.txn() != null) o.set("txn", txn(f.txn(), f.keyNames()));
+        ArrayNode ws = o.putArray("writes");
+        for (MicroOp m : f.writes()) ws.add(op(m, f.keyNames()));
+        ArrayNode log = o.putArray("log");
+        for (WitnessTxn l : f.log()) {
+            ObjectNode lo = log.addObject();
+            lo.put("node", l.node());
+            lo.put("pos", l.pos());
+            lo.put("txid", l.txid());
+            if (l.line() > 0) lo.put("line", l.line());
+            ArrayNode lw = lo.putArray("writes");
+            for (MicroOp m : l.writes()) lw.add(op(m, f.keyNames()));
+        }
+        return o;
     }
 
     public static String toString(Result r) {

@@ -6,6 +6,8 @@ import isostress.checker.model.Anomaly;
 import isostress.checker.model.Argument;
 import isostress.checker.model.Premise;
 import isostress.checker.model.Step;
+import isostress.checker.model.WitnessFinding;
+import isostress.checker.model.WitnessTxn;
 
 import java.util.List;
 
@@ -49,6 +51,29 @@ public final class TextRenderer {
             }
         }
         sb.append(Explainer.sentence(a)).append('\n');
+        return sb.toString();
+    }
+
+    /**
+     * A disagreement between the history and the database's commit log: the transaction, what the history says, the
+     * log transactions that hold its writes (with their node, position and line), and the sentence that sums it up.
+     *
+     * @param realTime whether the history has real-time order (event indices are shown only then)
+     */
+    public static String render(WitnessFinding f, boolean realTime) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(f.name()).append(" — the history disagrees with the database's commit log\n");
+        if (f.txn() != null) {
+            sb.append("Let:\n  ").append(describe(f.txn(), realTime, id -> f.keyName(id))).append('\n');
+        }
+        sb.append("The history: ").append(WitnessText.history(f)).append('\n');
+        if (f.log().isEmpty()) {
+            sb.append("The log: no log transaction holds any of its writes.\n");
+        } else {
+            sb.append("The log:\n");
+            for (WitnessTxn l : f.log()) sb.append("  ").append(WitnessText.logLine(f, l)).append('\n');
+        }
+        sb.append(WitnessText.sentence(f)).append('\n');
         return sb.toString();
     }
 

@@ -85,6 +85,46 @@ public final class History implements Iterable<Txn> {
         independentRegisters = b.independentRegisters;
     }
 
+    /** A copy of {@code o} with other outcomes; every other column is shared (they are never written). */
+    private History(History o, byte[] outcome) {
+        source = o.source;
+        initial = o.initial;
+        realTime = o.realTime;
+        size = o.size;
+        ops = o.ops;
+        process = o.process;
+        this.outcome = outcome;
+        invokeIndex = o.invokeIndex;
+        completeIndex = o.completeIndex;
+        invokeTime = o.invokeTime;
+        completeTime = o.completeTime;
+        line = o.line;
+        opStart = o.opStart;
+        opEnd = o.opEnd;
+        node = o.node;
+        isolation = o.isolation;
+        opKind = o.opKind;
+        opFlags = o.opFlags;
+        opKey = o.opKey;
+        opValue = o.opValue;
+        opValue2 = o.opValue2;
+        lists = o.lists;
+        sideEvents = o.sideEvents;
+        keyNames = o.keyNames;
+        registerOps = o.registerOps;
+        independentRegisters = o.independentRegisters;
+    }
+
+    /**
+     * This history with the outcomes of some transactions changed (the witness join resolves {@code info}
+     * transactions by the database's commit log): O(size), one byte a transaction; the other columns are shared.
+     */
+    public History withOutcomes(java.util.Map<Integer, Outcome> changed) {
+        byte[] o = outcome.clone();
+        for (java.util.Map.Entry<Integer, Outcome> e : changed.entrySet()) o[e.getKey()] = (byte) e.getValue().ordinal();
+        return new History(this, o);
+    }
+
     /**
      * How key {@code id} is spelled in the input: {@code :x}, {@code "x"}, ... for non-integer keys (see
      * {@code KeyDictionary}), the decimal id for integer keys.

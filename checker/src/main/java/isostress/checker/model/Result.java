@@ -16,10 +16,22 @@ import java.util.Map;
  * @param anomaliesOmitted how many more were found but not listed
  * @param anomalyCounts   how many of each anomaly name were found (listed or not)
  * @param stats           counts and timings, for results.json
+ * @param witness         what the join with the database's commit log found ({@code check --witness}), or null
  */
 public record Result(String shape, List<LevelResult> levels, List<IsolationLevel> requested,
                      List<Anomaly> anomalies, int anomaliesOmitted, Map<String, Integer> anomalyCounts,
-                     Map<String, Object> stats) {
+                     Map<String, Object> stats, WitnessReport witness) {
+
+    /** A result checked without a witness. */
+    public Result(String shape, List<LevelResult> levels, List<IsolationLevel> requested, List<Anomaly> anomalies,
+                  int anomaliesOmitted, Map<String, Integer> anomalyCounts, Map<String, Object> stats) {
+        this(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, null);
+    }
+
+    /** This result with what the witness join found (the stats map is shared, as the CLI adds to it). */
+    public Result withWitness(WitnessReport w) {
+        return new Result(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, w);
+    }
 
     public Result {
         levels = List.copyOf(levels);
@@ -40,8 +52,13 @@ public record Result(String shape, List<LevelResult> levels, List<IsolationLevel
         return null;
     }
 
-    /** The overall verdict over the requested levels and the own-levels check: invalid beats unknown beats valid. */
+    /**
+     * The overall verdict over the requested levels and the own-levels check: invalid beats unknown beats valid. A
+     * witness finding (the history disagrees with the database's commit log) makes it invalid whatever the levels
+     * say: the history the levels were checked on is not what the database did.
+     */
     public Verdict verdict() {
+        if (witness != null && witness.findingCount() > 0) return Verdict.INVALID;
         Verdict v = Verdict.VALID;
         List<LevelResult> counted = new ArrayList<>();
         for (LevelResult r : levels) if (r.level() == null) counted.add(r);

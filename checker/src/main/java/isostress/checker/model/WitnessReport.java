@@ -1,0 +1,43 @@
+package isostress.checker.model;
+
+import java.util.List;
+
+/**
+ * What joining a history with a witness file found (docs/witness.md): counts, and the findings listed.
+ *
+ * @param source             the witness file
+ * @param transactions       log transactions in the witness
+ * @param matched            log transactions each of whose writes some transaction of the history made (a log
+ *                           transaction without writes is not matched)
+ * @param infoCommitted      {@code info} transactions the log shows committed (all their writes in one log transaction)
+ * @param infoAborted        {@code info} transactions with writes none of which is in the log
+ * @param lostWrite          {@link WitnessFinding.Kind#LOST_WRITE} transactions
+ * @param splitCommit        {@link WitnessFinding.Kind#SPLIT_COMMIT} transactions
+ * @param failedButCommitted {@link WitnessFinding.Kind#FAILED_BUT_COMMITTED} transactions
+ * @param unrecordedWrite    log transactions holding a {@link WitnessFinding.Kind#UNRECORDED_WRITE}
+ * @param findings           the findings, at most the result's limit per kind
+ */
+public record WitnessReport(String source, long transactions, long matched, long infoCommitted, long infoAborted,
+                            long lostWrite, long splitCommit, long failedButCommitted, long unrecordedWrite,
+                            List<WitnessFinding> findings) {
+
+    public WitnessReport {
+        findings = List.copyOf(findings);
+    }
+
+    /** Findings of every kind, listed or not. */
+    public long findingCount() {
+        return lostWrite + splitCommit + failedButCommitted + unrecordedWrite;
+    }
+
+    /**
+     * "witness: 9,812 log transactions; 9,790 matched; info resolved 12 committed, 3 aborted; 0 lost, 0 split,
+     * 0 failed-but-committed, 0 unrecorded".
+     */
+    public String summary() {
+        return String.format(java.util.Locale.ROOT, "witness: %,d log transactions; %,d matched; info resolved %,d "
+                + "committed, %,d aborted; %,d lost, %,d split, %,d failed-but-committed, %,d unrecorded",
+                transactions, matched, infoCommitted, infoAborted, lostWrite, splitCommit, failedButCommitted,
+                unrecordedWrite);
+    }
+}
