@@ -62,7 +62,10 @@ class ArchitectureTest {
             // isostress-sql histories (docs/sql-history.md): recorded by the sql workload, read by check
             "isostress.checker.sql.SqlHistory", "isostress.checker.sql.SqlTxn", "isostress.checker.sql.SqlOp",
             "isostress.checker.sql.Predicate", "isostress.checker.sql.SqlHistoryReader",
-            "isostress.checker.sql.SqlHistoryWriter");
+            "isostress.checker.sql.SqlHistoryWriter",
+            // the database's commit log (docs/witness.md): read, and joined with a history before it is checked
+            "isostress.checker.witness.Witness", "isostress.checker.witness.WitnessReader",
+            "isostress.checker.witness.WitnessJoin");
 
     /** {@code   from -> to   archive}, as jdeps -verbose prints a dependency. */
     private static final Pattern EDGE = Pattern.compile("^\\s+(\\S+)\\s+->\\s+(\\S+)\\s+\\S.*$");

@@ -6,6 +6,9 @@ import isostress.checker.CheckInput;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
+import isostress.checker.model.WitnessReport;
+import isostress.checker.witness.WitnessJoin;
+import isostress.checker.witness.WitnessReader;
 import isostress.harness.store.ResultWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -68,11 +71,31 @@ public final class CheckCommand implements Callable<Integer> {
                     + "histories, which have no polygraph.")
     Long maxOpenPairs;
 
+    @Option(names = "--witness", paramLabel = "FILE",
+            description = "The database's commit log (witness.jsonl, docs/witness.md): the history is joined with it "
+                    + "by the values written; acknowledged writes the log lacks, failed transactions it commits and "
+                    + "writes no transaction made make the result invalid, and info transactions are resolved by it "
+                    + "before the levels are checked. Key-value histories only.")
+    Path witness;
+
     @Override
     public Integer call() throws Exception {
         long t0 = System.nanoTime();
         CheckInput in = CheckInput.read(file, format == null ? null : parseFormat(format), false);
         long parseMs = (System.nanoTime() - t0) / 1_000_000;
+        WitnessReport report = null;
+        if (witness != null) {
+            if (!(in instanceof CheckInput.KeyValue)) {
+                throw new Main.UsageException("--witness applies to key-value histories; " + file
+                        + " is an isostress-sql history");
+            }
+            CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
+            long w0 = System.nanoTime();
+            WitnessJoin.Joined j = WitnessJoin.join(kv.history(), WitnessReader.read(witness), maxAnomalies);
+            report = j.report();
+            in = new CheckInput.KeyValue(j.resolved(), kv.format());
+            parseMs += (System.nanoTime() - w0) / 1_000_000;
+        }
         List<IsolationLevel> ls = levels.isEmpty() ? Checker.defaultLevels(in) : parseLevels(levels);
         CheckOptions d = in.defaultOptions();
         CheckOptions opts = d.withAnomaliesPerType(maxAnomalies)
@@ -85,6 +108,7 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Main.UsageException(e.getMessage()); // an option or level this history's checker rejects
         }
+        if (report != null) r = r.withWitness(report);
         r.stats().put("parse_ms", parseMs);
         int side = in instanceof CheckInput.KeyValue ? ((CheckInput.KeyValue) in).history().sideEvents().size() : 0;
         if (side > 0) r.stats().put("nemesis_events_not_checked", side);

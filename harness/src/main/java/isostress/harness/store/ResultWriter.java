@@ -8,6 +8,8 @@ import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
+import isostress.checker.model.WitnessFinding;
+import isostress.checker.model.WitnessReport;
 import isostress.harness.report.LevelTable;
 
 import java.io.IOException;
@@ -38,10 +40,15 @@ public final class ResultWriter {
             sb.append(String.format(Locale.ROOT, "; %,d nemesis events not checked",
                     ((Number) s.get("nemesis_events_not_checked")).longValue()));
         }
-        sb.append(")\nchecker: ").append(r.shape()).append('\n');
+        sb.append(")\n");
+        if (r.witness() != null) sb.append(r.witness().summary()).append('\n');
+        sb.append("checker: ").append(r.shape()).append('\n');
         sb.append("verdict: ").append(r.verdict().jsonName().toUpperCase(Locale.ROOT));
         List<IsolationLevel> weakest = r.weakestViolated();
         if (!weakest.isEmpty()) sb.append(" — weakest level violated: ").append(join(weakest));
+        if (r.witness() != null && r.witness().findingCount() > 0) {
+            sb.append(weakest.isEmpty() ? " — " : "; ").append("the history disagrees with the database's commit log");
+        }
         sb.append("\n\n");
         LevelTable table = new LevelTable();
         for (LevelResult l : r.levels()) table.add(l.name(), l.verdict().jsonName(), l.reason());
@@ -66,6 +73,25 @@ public final class ResultWriter {
                 sb.append("\n").append(i++).append(". ").append(TextRenderer.render(a, in.realTime()));
             }
         }
+        if (r.witness() != null && !r.witness().findings().isEmpty()) {
+            WitnessReport w = r.witness();
+            sb.append("\nwitness findings: ");
+            String sep = "";
+            for (String[] c : new String[][] {{"lost-write", "" + w.lostWrite()}, {"split-commit", "" + w.splitCommit()},
+                    {"failed-but-committed", "" + w.failedButCommitted()},
+                    {"unrecorded-write", "" + w.unrecordedWrite()}}) {
+                if (c[1].equals("0")) continue;
+                sb.append(sep).append(c[0]).append(" ×").append(c[1]);
+                sep = ", ";
+            }
+            long omitted = w.findingCount() - w.findings().size();
+            if (omitted > 0) sb.append(" (").append(omitted).append(" not listed)");
+            sb.append('\n');
+            int i = 1;
+            for (WitnessFinding f : w.findings()) {
+                sb.append("\n").append(i++).append(". ").append(TextRenderer.render(f, in.realTime()));
+            }
+        }
         return sb.toString();
     }
 
@@ -78,10 +104,16 @@ public final class ResultWriter {
         if (resultsJson) {
             Files.writeString(dir.resolve("results.json"), ResultJson.toString(r) + "\n", StandardCharsets.UTF_8);
         }
-        if (r.anomalies().isEmpty()) return;
+        List<WitnessFinding> findings = r.witness() == null ? List.of() : r.witness().findings();
+        if (r.anomalies().isEmpty() && findings.isEmpty()) return;
         Path ad = dir.resolve("anomalies");
         Files.createDirectories(ad);
         Map<String, Integer> n = new HashMap<>();
+        for (WitnessFinding f : findings) {
+            int k = n.merge(f.name(), 1, Integer::sum);
+            Files.writeString(ad.resolve(f.name() + "-" + k + ".txt"), TextRenderer.render(f, true),
+                    StandardCharsets.UTF_8);
+        }
         for (Anomaly a : r.anomalies()) {
             int k = n.merge(a.name(), 1, Integer::sum);
             String base = a.name() + "-" + k;
