@@ -298,6 +298,67 @@ class CheckCommandTest {
      * same top-level keys as a key-value history's) and anomalies/ (.txt with the SQL argument, .dot with the
      * commit-order cycle), and {@code --json} prints that results.json.
      */
+    /** The commit log of {@code h} as a witness file: each ok transaction with writes, one log transaction. */
+    static List<String> witnessOf(History h) {
+        List<String> lines = new java.util.ArrayList<>();
+        for (isostress.checker.history.Txn t : h) {
+            if (t.outcome() != isostress.checker.history.Outcome.OK) continue;
+            StringBuilder w = new StringBuilder();
+            for (isostress.checker.history.MicroOp m : t.ops()) {
+                if (!(m instanceof isostress.checker.history.MicroOp.Write x)) continue;
+                w.append(w.length() == 0 ? "" : ",").append("[\"w\",").append(x.key()).append(',').append(x.value())
+                        .append(']');
+            }
+            if (w.length() == 0) continue;
+            lines.add("{\"pos\":" + (lines.size() + 1) + ",\"node\":\"n1\",\"txid\":\"" + (500 + t.id())
+                    + "\",\"writes\":[" + w + "]}");
+        }
+        return lines;
+    }
+
+    @Test
+    void witnessJoinPrintsItsSummaryAndExitsZeroOneOrTwo() throws Exception {
+        History h = simulated(300);
+        Path f = write(h, "h.jsonl", HistoryFormat.JSONL);
+        List<String> log = witnessOf(h);
+        Path clean = dir.resolve("witness.jsonl");
+        Files.write(clean, log);
+        Run ok = run("check", f.toString(), "--witness", clean.toString());
+        assertEquals(0, ok.code(), ok.out() + ok.err());
+        assertTrue(ok.out().contains(String.format(java.util.Locale.ROOT, "witness: %,d log transactions; %,d matched; "
+                + "info resolved 0 committed, 0 aborted; 0 lost, 0 split, 0 failed-but-committed, 0 unrecorded%n",
+                log.size(), log.size())), ok.out());
+        assertTrue(ok.out().contains("verdict: VALID"), ok.out());
+
+        // One acknowledged commit dropped from the log: a lost write, exit 1, explained with the other findings.
+        Path lost = dir.resolve("lost.jsonl");
+        Files.write(lost, log.subList(1, log.size()));
+        Path out = dir.resolve("witness-out");
+        Run invalid = run("check", f.toString(), "--witness", lost.toString(), "--out", out.toString());
+        assertEquals(1, invalid.code(), invalid.out() + invalid.err());
+        assertTrue(invalid.out().contains("verdict: INVALID — the history disagrees with the database's commit log"),
+                invalid.out());
+        assertTrue(invalid.out().contains("1 lost, 0 split"), invalid.out());
+        assertTrue(invalid.out().contains("witness findings: lost-write ×1"), invalid.out());
+        assertTrue(invalid.out().contains("an acknowledged commit was lost"), invalid.out());
+        assertTrue(Files.readString(out.resolve("anomalies/lost-write-1.txt")).startsWith("lost-write — "));
+        JsonNode j = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        assertEquals("invalid", j.get("verdict").asText());
+        assertEquals(1, j.get("witness").get("lost_write").asInt());
+        assertEquals(log.size() - 1, j.get("witness").get("matched").asInt());
+
+        // A bad witness line: exit 2 with file:line.
+        Path bad = dir.resolve("bad-witness.jsonl");
+        Files.write(bad, List.of(log.get(0), log.get(1), "{\"pos\":1,\"node\":\"n1\",\"txid\":\"9\",\"writes\":[]}"));
+        Run two = run("check", f.toString(), "--witness", bad.toString());
+        assertEquals(2, two.code(), two.out() + two.err());
+        assertTrue(two.err().contains("bad-witness.jsonl:3: \"pos\" 1 does not increase within node \"n1\""),
+                two.err());
+        Run sql = run("check", SQL.toString(), "--witness", clean.toString());
+        assertEquals(2, sql.code(), sql.out() + sql.err());
+        assertTrue(sql.err().contains("--witness applies to key-value histories"), sql.err());
+    }
+
     @Test
     void sqlHistoryWritesResultsJsonAndAnomaliesLikeAnyOther() throws Exception {
         Path out = dir.resolve("sql-out");
