@@ -18,8 +18,8 @@ import java.util.Arrays;
  * Reads a witness file (docs/witness.md): one JSON object per line,
  * {@code {"pos":17,"node":"n1","txid":"731","writes":[["w",3,17],["append",4,9]]}}.
  *
- * <p>Streams: each line is parsed on its own by Jackson's token parser into the {@link Witness} columns, so a line
- * costs no objects beyond its strings. Every field is type-checked and every bad line is an {@link InputException}
+ * <p>Streams: each line is parsed on its own by Jackson's token parser (one parser a line, so an error is always the
+ * line's own) into the {@link Witness} columns. Every field is type-checked and every bad line is an {@link InputException}
  * naming the file, the line and what was expected; unknown fields are skipped (a capture may add its own, e.g. a
  * commit time). Blank lines are skipped; an empty file is a log without commits. Bytes that are not UTF-8 are refused
  * at their line ({@link StrictUtf8Stream}).
@@ -67,9 +67,13 @@ public final class WitnessReader {
         return b.build();
     }
 
-    /** What the reader remembers across lines: the lowest integer key, which string-key ids must stay below. */
+    /**
+     * What the reader keeps across lines: the lowest integer key, which string-key ids must stay below, and the
+     * buffer a line's writes are parsed into.
+     */
     private static final class LineState {
         long lowestInteger = Long.MAX_VALUE;
+        final WriteBuffer writes = new WriteBuffer();
     }
 
     private static void line(byte[] buf, int len, int line, String source, Witness.Builder b, LineState state)
@@ -103,8 +107,9 @@ public final class WitnessReader {
         Long pos = null;
         String node = null, txid = null;
         boolean writesSeen = false;
-        // The writes come before the header fields are known to be valid: they are parsed into a local buffer.
-        WriteBuffer writes = new WriteBuffer();
+        // The writes may come before the header fields: they are kept until the whole line is known to be valid.
+        WriteBuffer writes = state.writes;
+        writes.n = 0;
         JsonToken tok;
         while ((tok = p.nextToken()) != JsonToken.END_OBJECT) {
             if (tok == null) throw new InputException(source, line, "truncated JSON object");
