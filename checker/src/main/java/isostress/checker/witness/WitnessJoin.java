@@ -34,7 +34,8 @@ import java.util.Map;
  * A log write that no transaction made (and that is not the key's initial value) is an
  * {@link Kind#UNRECORDED_WRITE}, one finding per log transaction. {@code info} transactions are resolved in a new
  * history ({@link History#withOutcomes}): committed ones become {@code ok} (those that never completed stay
- * {@code info}, as their completion time is unknown and real-time order needs it), aborted ones {@code fail}; the
+ * {@code info}, as their completion time is unknown and real-time order needs it, and so do those with a read whose
+ * value is not known, which {@code ok} would turn into a read of the initial value), aborted ones {@code fail}; the
  * checkers then run on that history, so a read of an aborted {@code info} writer's value is a G1a.
  *
  * <p>Linear in the history's and the log's writes: one hash map of the history's writes, then one pass over the log;
@@ -165,7 +166,7 @@ public final class WitnessJoin {
             } else if (!torn[t] && allFound(h, t, found)) {
                 if (o == Outcome.INFO) {
                     infoCommitted++;
-                    if (h.completeIndex(t) != History.PENDING) resolved.put(t, Outcome.OK);
+                    if (h.completeIndex(t) != History.PENDING && !unknownRead(h, t)) resolved.put(t, Outcome.OK);
                 }
             } else if (o == Outcome.OK && !allFound(h, t, found)) {
                 kind = Kind.LOST_WRITE;
@@ -179,6 +180,18 @@ public final class WitnessJoin {
                 count[Kind.LOST_WRITE.ordinal()], count[Kind.SPLIT_COMMIT.ordinal()],
                 count[Kind.FAILED_BUT_COMMITTED.ordinal()], unrecorded, findings);
         return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report);
+    }
+
+    /**
+     * True when {@code t} has a read whose value is null: in an {@code info} completion that means "not known" (the
+     * read never returned), and made {@code ok} it would mean "read the initial value", which it may not have.
+     */
+    private static boolean unknownRead(History h, int t) {
+        for (int op = h.firstOp(t); op < h.endOp(t); op++) {
+            byte k = h.opKind(op);
+            if ((k == History.READ || k == History.LIST_READ) && h.opValueNull(op)) return true;
+        }
+        return false;
     }
 
     private static boolean allFound(History h, int t, boolean[] found) {

@@ -197,6 +197,21 @@ class WitnessJoinTest {
     }
 
     @Test
+    void committedInfoTransactionWithAReadNotKnownStaysInfo() throws IOException {
+        // An info completion's null read means "not known"; made ok, it would mean "read the initial value".
+        History h = new Hist().ok(1, "w 1 1").info(2, "r 1 nil, w 1 2").build();
+        Witness w = witness("{\"pos\":1,\"node\":\"n1\",\"txid\":\"1\",\"writes\":[[\"w\",1,1]]}",
+                "{\"pos\":2,\"node\":\"n1\",\"txid\":\"2\",\"writes\":[[\"w\",1,2]]}");
+        WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
+        assertEquals(1, j.report().infoCommitted());
+        assertEquals(Outcome.INFO, j.resolved().outcome(1));
+        assertEquals(Verdict.VALID, check(j, IsolationLevel.STRICT_SERIALIZABLE).verdict(), "no stale read is made up");
+        // Made ok, its read of key 1 would be a read of the initial value after T0 wrote 1 and completed: a cycle.
+        assertEquals(Verdict.INVALID, Checker.check(h.withOutcomes(java.util.Map.of(1, Outcome.OK)),
+                List.of(IsolationLevel.STRICT_SERIALIZABLE), CheckOptions.DEFAULTS).verdict());
+    }
+
+    @Test
     void replicasLoggingTheSameCommitMatchButOneNodeLoggingItTwiceIsSplit() throws IOException {
         History h = new Hist().ok(1, "w 1 1, w 2 1").ok(2, "w 1 2").build();
         Witness w = witness("{\"pos\":1,\"node\":\"n1\",\"txid\":\"1\",\"writes\":[[\"w\",1,1],[\"w\",2,1]]}",
