@@ -35,8 +35,8 @@ final class WitnessText {
                             + "the database's commit log: an acknowledged commit was lost.";
                 }
                 return t.label() + " committed (ok), but the commit log holds only part of it (in " + labels(log)
-                        + "); " + ops(f, f.writes()) + " is in no log transaction: part of an acknowledged commit "
-                        + "was lost.";
+                        + "); " + ops(f, f.writes()) + (f.writes().size() == 1 ? " is" : " are") + " in no log "
+                        + "transaction: part of an acknowledged commit was lost.";
             case SPLIT_COMMIT:
                 if (!f.writes().isEmpty()) {
                     return t.label() + " (" + t.outcome().jepsenName() + ") has part of its writes in the commit log ("
