@@ -35,7 +35,8 @@ public final class CampaignLoader {
     private static final List<IsolationLevel> SQL_LEVELS = List.of(IsolationLevel.READ_COMMITTED,
             IsolationLevel.READ_ATOMIC, IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION,
             IsolationLevel.SERIALIZABLE);
-    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming", "timeout");
+    private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming", "timeout",
+            "witness");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     /** Longest duration of anything (a year): durations are later taken in nanoseconds, which overflow at 292 years. */
     static final Duration MAX_DURATION = ConfigNode.MAX_DURATION;
@@ -146,6 +147,8 @@ public final class CampaignLoader {
         boolean stream = streaming == null ? mini : streaming && mini;
         Duration checkTimeout = c.duration("timeout", false);
         if (checkTimeout != null && !sql) c.problem("timeout", "only applies to workload.type sql (the SQL checker)");
+        boolean witness = CheckWitness.read(c, db, workload.type());
+        if (witness && db.provision() != Provision.EXTERNAL) db = db.withSettingsUnder(db.type().captureSettings());
         Path store = root.path("store", "store");
         if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
             w.problem("duration", "is not longer than nemesis.interval (" + nemesis.interval().toMillis()
@@ -154,7 +157,7 @@ public final class CampaignLoader {
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
         return new Campaign(name, file, db, workload, duration, rate, levels, maxAnomalies, searchBudget, runs, stop,
                 stream, store, overridden(text, provisionOverride), nemesis,
-                checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout);
+                checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout, witness);
     }
 
     /** The text a run stores: as written, plus (at the end, so lines keep their numbers) what the CLI overrode. */

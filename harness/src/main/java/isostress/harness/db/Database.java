@@ -70,6 +70,33 @@ public interface Database {
         return "read replicas are PostgreSQL's (streaming replication); " + name() + " has none here";
     }
 
+    /**
+     * True when this database can copy its commit log into the run's {@code witness.jsonl} while a key-value
+     * workload runs ({@code check.witness}, {@link #capture}).
+     */
+    default boolean capturesCommitLog() {
+        return false;
+    }
+
+    /**
+     * The server settings the capture needs, applied when the harness starts the server and the campaign asks for
+     * the witness (its own settings win); empty when it needs none.
+     */
+    default java.util.Map<String, String> captureSettings() {
+        return java.util.Map.of();
+    }
+
+    /**
+     * Starts copying {@code db}'s commit log into {@code witness}, from now on: called after the workload's schema
+     * is created and before its first transaction. Empty when this database has no capture.
+     *
+     * @throws IOException the server cannot be read this way (a sentence saying what it lacks)
+     */
+    default java.util.Optional<CommitLogCapture> capture(RunningDatabase db, java.nio.file.Path witness)
+            throws IOException, InterruptedException {
+        return java.util.Optional.empty();
+    }
+
     /** The port a client URL means when it names none. */
     int defaultPort();
 

@@ -61,6 +61,14 @@ public record DatabaseSpec(Database type, Provision provision, String version, S
                 DEFAULT_TIMEOUT, false, Duration.ZERO, 1, DEFAULT_TIMEOUT);
     }
 
+    /** This spec with {@code extra} settings under its own (a setting the campaign names keeps its value). */
+    public DatabaseSpec withSettingsUnder(Map<String, String> extra) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(extra);
+        all.putAll(settings);
+        return new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation, all, nodes, image,
+                timeout, upsert, opPause, tables, connectTimeout, replicas, binDir);
+    }
+
     /**
      * Statement and connection timeout of the clients unless the campaign says otherwise; also the default
      * {@code connect-timeout} (the first connection's).

@@ -115,6 +115,7 @@ public final class CampaignRunner {
         String description = null;
         String error = null;
         RunningDatabase db = null;
+        RunWitness witness = null;
         List<TcpProxy> proxies = List.of();
         try {
             db = Provisioner.of(campaign.database()).start(campaign.database(), dir.logs(), spec.sessions() + 2);
@@ -135,7 +136,15 @@ public final class CampaignRunner {
                         db, urls, spec.sessions()), campaign.database().replicas())) {
                     driver.prepare(clients, db);
                     db.awaitReplicas(REPLICA_CATCH_UP); // every read node starts from the same state
-                    error = execute(driver, clients, db, proxies, dir, stats, log, stop);
+                    // After the schema, so its initial rows are not in the log; closed before the server stops.
+                    try (RunWitness w = RunWitness.start(campaign, db, dir)) {
+                        witness = w;
+                        error = execute(driver, clients, db, proxies, dir, stats, log, stop);
+                    }
+                    if (witness.problem() != null) {
+                        log.line("witness: " + witness.problem());
+                        if (error == null) error = witness.problem();
+                    }
                 }
             }
         } catch (Exception e) {
@@ -157,7 +166,7 @@ public final class CampaignRunner {
             log.line(unknown);
         } else if (java.nio.file.Files.exists(dir.history())) {
             try {
-                result = RunCheck.check(dir.history(), campaign);
+                result = RunCheck.check(dir.history(), campaign, witness == null ? null : witness.joinable());
             } catch (InputException e) {
                 unknown = e.getMessage();
                 log.line("check: " + unknown);

@@ -6,6 +6,8 @@ import isostress.checker.Checker;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.Result;
 import isostress.checker.sql.SqlHistoryReader;
+import isostress.checker.witness.WitnessJoin;
+import isostress.checker.witness.WitnessReader;
 import isostress.harness.config.Campaign;
 
 import java.io.IOException;
@@ -26,10 +28,23 @@ final class RunCheck {
      * transaction's own level.
      */
     static Result check(Path history, Campaign c) throws IOException {
+        return check(history, c, null);
+    }
+
+    /**
+     * As {@link #check(Path, Campaign)}, joined first with the run's commit log when {@code witness} is not null
+     * (a key-value history; as {@code isostress check --witness}): the levels are checked on the history with its
+     * {@code info} transactions resolved by the log, and the result carries the witness report.
+     */
+    static Result check(Path history, Campaign c, Path witness) throws IOException {
         CheckInput in = SqlHistoryReader.isSqlHistory(history) ? CheckInput.read(history, null, true)
                 : CheckInput.read(history, HistoryFormat.JSONL, true);
         if (c == null) return Checker.check(in, Checker.defaultLevels(in), in.defaultOptions());
-        return Checker.check(in, c.levels(), options(in, c));
+        if (witness == null || !(in instanceof CheckInput.KeyValue)) return Checker.check(in, c.levels(), options(in, c));
+        CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
+        WitnessJoin.Joined j = WitnessJoin.join(kv.history(), WitnessReader.read(witness), c.maxAnomalies());
+        CheckInput resolved = new CheckInput.KeyValue(j.resolved(), kv.format());
+        return Checker.check(resolved, c.levels(), options(resolved, c)).withWitness(j.report());
     }
 
     /** The campaign's check settings as options; {@code check.timeout} is the SQL search's wall clock. */

@@ -18,7 +18,7 @@ import java.util.List;
 public final class RunDirectory {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
     /** What a run leaves, in the order the closing line names it (a trailing slash marks a directory). */
-    private static final List<String> OUTPUTS = List.of("history.jsonl", "results.json", "report.html", "anomalies/",
+    private static final List<String> OUTPUTS = List.of("history.jsonl", "witness.jsonl", "results.json", "report.html", "anomalies/",
             "logs/");
     private final Path dir;
 
@@ -53,6 +53,11 @@ public final class RunDirectory {
 
     public Path history() {
         return dir.resolve("history.jsonl");
+    }
+
+    /** The database's commit log captured during the run ({@code check.witness}). */
+    public Path witness() {
+        return dir.resolve("witness.jsonl");
     }
 
     /** Each second's latency histograms (HdrHistogram log, {@link RunStats}): the report's latency chart. */

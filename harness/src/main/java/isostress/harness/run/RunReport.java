@@ -189,6 +189,7 @@ public final class RunReport {
         if (r == null) {
             out.println("  verdict: UNKNOWN — " + (o.unchecked() != null ? o.unchecked() : "no history"));
         } else {
+            if (r.witness() != null) out.println("  " + r.witness().summary());
             out.print("  verdict: " + r.verdict().jsonName().toUpperCase(Locale.ROOT));
             if (!r.weakestViolated().isEmpty()) {
                 out.print(" — weakest level violated: " + r.weakestViolated().get(0));

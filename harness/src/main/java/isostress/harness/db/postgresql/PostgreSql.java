@@ -1,15 +1,21 @@
 package isostress.harness.db.postgresql;
 
 import isostress.harness.db.AcctDialect;
+import isostress.harness.db.CommitLogCapture;
 import isostress.harness.db.DatabaseAdapter;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
 import isostress.harness.db.Provisioner;
+import isostress.harness.db.RunningDatabase;
 import isostress.harness.provision.ExternalProvisioner;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
@@ -93,6 +99,27 @@ public final class PostgreSql extends JdbcDatabase {
     public String replicasProblem(Provision p, String version) {
         return p == Provision.EXTERNAL ? "replicas are started by isostress (provision: embedded, local or docker); for an "
                 + "external server name its nodes instead" : null;
+    }
+
+    /** Logical decoding ({@link LogicalDecodingCapture}). */
+    @Override
+    public boolean capturesCommitLog() {
+        return true;
+    }
+
+    /**
+     * Logical decoding needs {@code wal_level = logical} (a restart to change; the WAL then also logs what decoding
+     * needs of each row). Slots and WAL senders keep their defaults (10 each since PostgreSQL 10): the capture takes
+     * one slot and no sender.
+     */
+    @Override
+    public Map<String, String> captureSettings() {
+        return Map.of("wal_level", "logical");
+    }
+
+    @Override
+    public Optional<CommitLogCapture> capture(RunningDatabase db, Path witness) throws IOException {
+        return Optional.of(LogicalDecodingCapture.start(db, witness));
     }
 
     @Override

@@ -1,0 +1,23 @@
+package isostress.harness.db;
+
+import java.io.IOException;
+
+/**
+ * The database's own commit log being copied into the run's {@code witness.jsonl} while the workload runs: one line
+ * per committed transaction that wrote the workload's keys, in commit order (the format the checker's
+ * {@code WitnessReader} reads). Started after the schema is created, so the initial rows are not in it; closed after
+ * the sessions ended, when it copies what the log holds up to then.
+ */
+public interface CommitLogCapture extends AutoCloseable {
+    /** Log transactions written to the file so far. */
+    long transactions();
+
+    /**
+     * Copies the rest of the log (waiting for a killed server to be back, within a bound), closes the file and
+     * releases what the capture holds on the server.
+     *
+     * @throws IOException the rest of the log could not be read: the file is incomplete and must not be joined
+     */
+    @Override
+    void close() throws IOException, InterruptedException;
+}

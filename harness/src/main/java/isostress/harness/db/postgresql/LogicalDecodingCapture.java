@@ -1,0 +1,208 @@
+package isostress.harness.db.postgresql;
+
+import isostress.harness.db.CommitLogCapture;
+import isostress.harness.db.RunningDatabase;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * PostgreSQL's commit log, read through logical decoding into {@code witness.jsonl}: a logical replication slot with
+ * the {@code test_decoding} plugin, created once the schema exists (so its initial rows are not in the log), read
+ * over an ordinary connection with {@code pg_logical_slot_peek_changes} every half second, and moved past what was
+ * written with {@code pg_replication_slot_advance} only once the lines are in the file.
+ *
+ * <p>Why this rather than pgjdbc's streaming replication API ({@code PGReplicationStream} with {@code pgoutput}): a
+ * run kills and restarts the server (the {@code kill} nemesis), and a plain SQL poll survives that with nothing more
+ * than reconnecting and reading again from the slot, while a replication stream needs a replication connection
+ * ({@code pg_hba.conf} entry, {@code replication=database}), its own feedback and restart bookkeeping, and
+ * {@code pgoutput}'s binary protocol decoded by hand (relation messages, tuple data). Peeking and then advancing
+ * means a connection lost in the middle of a read loses nothing: the slot moves only past lines already written,
+ * and lines read twice after a crash (a slot's position is made durable at checkpoints) are dropped by their
+ * position. The cost: the server decodes the WAL twice a second on the run's cores, and {@code test_decoding}'s text
+ * holds a list's whole value at each append; the figures are in docs/witness.md. {@code test_decoding} ships with
+ * the server (contrib), in zonky's binaries and Debian's packages alike.
+ */
+final class LogicalDecodingCapture implements CommitLogCapture {
+    /** Rows per read: a transaction's rows come together, so a read ends at a commit. */
+    private static final int BATCH = 20_000;
+    private static final long POLL_MS = 500;
+    /** How long the last read may wait for a killed server to be back. */
+    private static final long DRAIN_MS = 60_000;
+
+    private final String url;
+    private final Properties login;
+    private final String slot;
+    private final String node;
+    private final BufferedWriter out;
+    private final Thread poller;
+    private volatile boolean stopping;
+    private Connection c;
+    private long lastPos = Long.MIN_VALUE;
+    private volatile long written;
+    private SQLException lastError;
+
+    private LogicalDecodingCapture(String url, Properties login, String slot, String node, BufferedWriter out) {
+        this.url = url;
+        this.login = login;
+        this.slot = slot;
+        this.node = node;
+        this.out = out;
+        this.poller = new Thread(this::pollUntilStopped, "isostress-witness-" + node);
+        this.poller.setDaemon(true);
+    }
+
+    /** Checks the server can decode, creates the slot and starts reading. */
+    static LogicalDecodingCapture start(RunningDatabase db, Path witness) throws IOException {
+        Properties login = new Properties();
+        if (db.user() != null) login.setProperty("user", db.user());
+        if (db.password() != null) login.setProperty("password", db.password());
+        login.setProperty("connectTimeout", "10");
+        login.setProperty("socketTimeout", "60");
+        String slot = "isostress_witness_" + ProcessHandle.current().pid() + "_" + System.currentTimeMillis() % 100_000;
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), login); Statement s = c.createStatement()) {
+            String problem = LogicalDecodingCheck.problem(s, db.user());
+            if (problem != null) throw new IOException(problem);
+            s.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'test_decoding')");
+        } catch (SQLException e) {
+            throw new IOException("check.witness: cannot create a logical replication slot on " + db.description()
+                    + ": " + e.getMessage(), e);
+        }
+        BufferedWriter out = Files.newBufferedWriter(witness, StandardCharsets.UTF_8);
+        LogicalDecodingCapture capture = new LogicalDecodingCapture(db.jdbcUrl(), login, slot,
+                db.nodes().get(0).name(), out);
+        capture.poller.start();
+        return capture;
+    }
+
+    @Override
+    public long transactions() {
+        return written;
+    }
+
+    private void pollUntilStopped() {
+        while (!stopping) {
+            try {
+                while (!stopping && readBatch() == BATCH) {
+                    // more to read at once
+                }
+            } catch (SQLException e) {
+                lastError = e;
+                disconnect(); // the server was killed or restarted: read again from the slot once it is back
+            } catch (IOException | RuntimeException e) {
+                lastError = new SQLException(e.getMessage(), e);
+                return;
+            }
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Reads up to {@link #BATCH} rows, writes their committed transactions, advances the slot; the rows read. */
+    private int readBatch() throws SQLException, IOException {
+        if (c == null) c = DriverManager.getConnection(url, login);
+        int rows = 0;
+        String commitLsn = null;
+        String txid = null;
+        List<TestDecodingRows.Write> writes = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT lsn::text, xid::text, data FROM "
+                + "pg_logical_slot_peek_changes(?, NULL, ?, 'include-xids', '1', 'skip-empty-xacts', '1')")) {
+            p.setString(1, slot);
+            p.setInt(2, BATCH);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    rows++;
+                    String data = rs.getString(3);
+                    if (data.startsWith("BEGIN")) {
+                        txid = rs.getString(2);
+                        writes.clear();
+                    } else if (data.startsWith("COMMIT")) {
+                        commitLsn = rs.getString(1);
+                        long pos = TestDecodingRows.lsn(commitLsn);
+                        // A transaction without writes to the workload's tables tells the join nothing.
+                        if (pos > lastPos && !writes.isEmpty()) {
+                            out.write(TestDecodingRows.line(pos, node, txid, writes));
+                            out.write('\n');
+                            written++;
+                        }
+                        lastPos = Math.max(lastPos, pos);
+                        writes.clear();
+                    } else {
+                        writes.addAll(TestDecodingRows.writes(data));
+                    }
+                }
+            }
+        }
+        if (commitLsn != null) {
+            out.flush(); // the lines are in the file before the slot moves past them
+            try (PreparedStatement p = c.prepareStatement("SELECT pg_replication_slot_advance(?, ?::pg_lsn)")) {
+                p.setString(1, slot);
+                p.setString(2, commitLsn);
+                p.execute();
+            }
+        }
+        return rows;
+    }
+
+    private void disconnect() {
+        if (c == null) return;
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // the server is gone; nothing to close there
+        }
+        c = null;
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        stopping = true;
+        poller.interrupt();
+        poller.join();
+        long deadline = System.currentTimeMillis() + DRAIN_MS;
+        try {
+            while (true) {
+                try {
+                    while (readBatch() == BATCH) {
+                        // the rest, to the end of the log
+                    }
+                    break;
+                } catch (SQLException e) {
+                    disconnect();
+                    if (System.currentTimeMillis() > deadline) {
+                        throw new IOException("check.witness: the commit log could not be read to its end ("
+                                + e.getMessage() + "); " + written + " transactions were written", e);
+                    }
+                    Thread.sleep(POLL_MS);
+                } catch (RuntimeException e) {
+                    throw new IOException("check.witness: " + e.getMessage(), e);
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
+                p.setString(1, slot);
+                p.execute();
+            } catch (SQLException e) {
+                throw new IOException("check.witness: the replication slot " + slot + " could not be dropped ("
+                        + e.getMessage() + "); drop it with SELECT pg_drop_replication_slot('" + slot + "')", e);
+            }
+        } finally {
+            disconnect();
+            out.close();
+        }
+    }
+}
