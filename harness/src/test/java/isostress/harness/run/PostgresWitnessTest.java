@@ -1,0 +1,103 @@
+package isostress.harness.run;
+
+import isostress.checker.history.History;
+import isostress.checker.history.HistoryFormat;
+import isostress.checker.history.Outcome;
+import isostress.checker.model.WitnessReport;
+import isostress.harness.db.DatabaseAdapter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code check.witness} against embedded PostgreSQL 16: the commit log read through logical decoding during the run
+ * holds every acknowledged writer, nothing else, and resolves the transactions a kill leaves unknown.
+ */
+class PostgresWitnessTest {
+    @TempDir
+    Path store;
+
+    private RunOutcome run(String name, String workload, String extra) throws Exception {
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, "name: " + name + "\n"
+                + "database: {type: postgresql, isolation: serializable, timeout: 2s}\n"
+                + "workload: {" + workload + "}\n" + extra
+                + "check: {levels: [serializable], witness: true}\n"));
+        assertNull(o.error(), o.error());
+        assertTrue(Files.exists(o.dir().witness()), "witness.jsonl");
+        assertNotNull(o.result().witness(), "the result has the witness");
+        assertTrue(Files.readString(o.dir().results()).contains("\"witness\""), "results.json has the witness");
+        return o;
+    }
+
+    /** Transactions of the history that wrote something, with outcome {@code o}. */
+    private static long writers(History h, Outcome o) {
+        long n = 0;
+        for (int t = 0; t < h.size(); t++) {
+            if (h.outcome(t) != o) continue;
+            for (int op = h.firstOp(t); op < h.endOp(t); op++) {
+                if (h.opKind(op) != History.READ && h.opKind(op) != History.LIST_READ) {
+                    n++;
+                    break;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static void assertAgrees(RunOutcome o) throws Exception {
+        WitnessReport w = o.result().witness();
+        assertEquals(0, w.findingCount(), w.summary());
+        History h = HistoryFormat.JSONL.read(o.dir().history());
+        long ok = writers(h, Outcome.OK);
+        assertEquals(ok + w.infoCommitted(), w.matched(), w.summary() + "; ok writers " + ok);
+        assertEquals(w.matched(), w.transactions(), w.summary());
+    }
+
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void miniRunLogsEveryAcknowledgedWriterAndNoSchemaRow() throws Exception {
+        RunOutcome o = run("pg-witness-mini", "type: mini, sessions: 6, transactions: 3000, keys: 20, seed: 4", "");
+        assertAgrees(o);
+        assertTrue(o.result().witness().matched() > 1000, o.result().witness().summary());
+        // The initial rows (every key = 0) were inserted before the slot: none is in the log.
+        List<String> lines = Files.readAllLines(o.dir().witness());
+        for (String line : lines) {
+            assertFalse(line.matches(".*\\[\"w\",-?\\d+," + DatabaseAdapter.INITIAL + "\\].*"), line);
+        }
+    }
+
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void listAppendRunLogsEachAppendedElement() throws Exception {
+        RunOutcome o = run("pg-witness-lists", "type: list-append, sessions: 4, transactions: 1500, keys: 10, seed: 2",
+                "");
+        assertAgrees(o);
+        assertTrue(Files.readString(o.dir().witness()).contains("[\"append\","), "appends in the log");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void killedServerLeavesUnknownTransactionsTheLogResolves() throws Exception {
+        RunOutcome o = run("pg-witness-kill", "type: mini, sessions: 6, transactions: 1000000, keys: 100, seed: 5, "
+                + "duration: 12s", "nemesis: {faults: [kill], interval: 3s, duration: 2s}\n");
+        WitnessReport w = o.result().witness();
+        assertEquals(0, w.findingCount(), w.summary());
+        History raw = HistoryFormat.JSONL.read(o.dir().history());
+        long info = writers(raw, Outcome.INFO);
+        System.out.println("kill: " + info + " info writers; " + w.summary());
+        assertTrue(w.infoCommitted() + w.infoAborted() <= info, w.summary());
+        assertTrue(info == 0 || w.infoCommitted() + w.infoAborted() > 0, info + " info writers, none resolved: "
+                + w.summary());
+    }
+}
