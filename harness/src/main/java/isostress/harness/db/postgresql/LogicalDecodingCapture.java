@@ -36,7 +36,10 @@ import java.util.Properties;
  * the server (contrib), in zonky's binaries and Debian's packages alike.
  */
 final class LogicalDecodingCapture implements CommitLogCapture {
-    /** Rows per read: a transaction's rows come together, so a read ends at a commit. */
+    /**
+     * Rows per read, at least: a read stops at the first commit once it has this many rows (a transaction's rows
+     * come together), so it may return a few more, and fewer only when it reached the end of the log.
+     */
     private static final int BATCH = 20_000;
     private static final long POLL_MS = 500;
     /** How long the last read may wait for a killed server to be back. */
@@ -95,7 +98,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     private void pollUntilStopped() {
         while (!stopping) {
             try {
-                while (!stopping && readBatch() == BATCH) {
+                while (!stopping && readBatch() >= BATCH) {
                     // more to read at once
                 }
             } catch (SQLException e) {
@@ -113,7 +116,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         }
     }
 
-    /** Reads up to {@link #BATCH} rows, writes their committed transactions, advances the slot; the rows read. */
+    /** Reads about {@link #BATCH} rows, writes their committed transactions, advances the slot; the rows read. */
     private int readBatch() throws SQLException, IOException {
         if (c == null) c = DriverManager.getConnection(url, login);
         int rows = 0;
@@ -178,7 +181,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         try {
             while (true) {
                 try {
-                    while (readBatch() == BATCH) {
+                    while (readBatch() >= BATCH) {
                         // the rest, to the end of the log
                     }
                     break;
