@@ -100,4 +100,19 @@ class PostgresWitnessTest {
         // Every info transaction that wrote is settled by the log, committed or aborted.
         assertEquals(info, w.infoCommitted() + w.infoAborted(), info + " info writers; " + w.summary());
     }
+
+    /** A server that cannot decode its log (as an external one may be) stops the run before its workload. */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void serverWithoutLogicalWalStopsTheRunBeforeTheWorkload() throws Exception {
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, "name: pg-witness-replica\n"
+                + "database: {type: postgresql, settings: {wal_level: replica}}\n"
+                + "workload: {type: mini, sessions: 2, transactions: 100, keys: 5, seed: 1}\n"
+                + "check: {witness: true}\n"));
+        assertNotNull(o.error());
+        assertTrue(o.error().startsWith("check.witness needs wal_level = logical"), o.error());
+        assertTrue(o.error().contains("has wal_level = replica"), o.error());
+        assertEquals(2, o.exitStatus());
+        assertEquals(0, o.stats().attempted(), "no transaction ran");
+    }
 }
