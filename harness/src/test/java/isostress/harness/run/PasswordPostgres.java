@@ -23,16 +23,34 @@ final class PasswordPostgres implements AutoCloseable {
     private final RunningDatabase db;
 
     PasswordPostgres(Path dir, String password) throws Exception {
+        this(dir, password, Map.of());
+    }
+
+    /** With {@code settings} added to the server's. */
+    PasswordPostgres(Path dir, String password, Map<String, String> settings) throws Exception {
         Path hba = dir.resolve("pg_hba.conf");
         Files.writeString(hba, "local all all trust\n"
                 + "host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust\n"
                 + "host all all 127.0.0.1/32 scram-sha-256\nhost all all ::1/128 scram-sha-256\n");
         DatabaseSpec spec = new DatabaseSpec(isostress.harness.db.Databases.byName("postgresql"), Provision.EMBEDDED,
-                "16.15", null, null, null, Isolation.SERIALIZABLE, Map.of("hba_file", hba.toString()));
+                "16.15", null, null, null, Isolation.SERIALIZABLE, with(settings, "hba_file", hba.toString()));
         db = Provisioner.of(spec).start(spec, dir.resolve("server-logs"), 20);
         try (Connection c = DriverManager.getConnection(db.jdbcUrl()); Statement s = c.createStatement()) {
             s.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + password + "'");
             s.execute("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+        }
+    }
+
+    private static Map<String, String> with(Map<String, String> settings, String key, String value) {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put(key, value);
+        return all;
+    }
+
+    /** Runs {@code sql} as the superuser. */
+    void asSuperuser(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl()); Statement s = c.createStatement()) {
+            s.execute(sql);
         }
     }
 

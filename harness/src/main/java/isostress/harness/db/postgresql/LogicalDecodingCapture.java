@@ -48,6 +48,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     private final String url;
     private final Properties login;
     private final String slot;
+    private final boolean temporary;
     private final String node;
     private final BufferedWriter out;
     private final Thread poller;
@@ -55,39 +56,65 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     private Connection c;
     private long lastPos = Long.MIN_VALUE;
     private volatile long written;
-    private SQLException lastError;
+    private volatile boolean lost;
 
-    private LogicalDecodingCapture(String url, Properties login, String slot, String node, BufferedWriter out) {
+    private LogicalDecodingCapture(String url, Properties login, String slot, boolean temporary, String node,
+                                   Connection c, BufferedWriter out) {
         this.url = url;
         this.login = login;
         this.slot = slot;
+        this.temporary = temporary;
         this.node = node;
+        this.c = c;
         this.out = out;
         this.poller = new Thread(this::pollUntilStopped, "isostress-witness-" + node);
         this.poller.setDaemon(true);
     }
 
-    /** Checks the server can decode, creates the slot and starts reading. */
+    /**
+     * Checks the server can decode, creates the slot and starts reading. On a server the harness did not start (an
+     * external one) the slot is temporary, so a harness that is killed leaves no slot holding the server's WAL; it
+     * lives as long as the capture's connection, and a lost connection then ends the capture (the witness is not
+     * joined). A server the harness started is thrown away after the run, and its slot survives the kills the
+     * nemesis deals it.
+     */
     static LogicalDecodingCapture start(RunningDatabase db, Path witness) throws IOException {
         Properties login = new Properties();
         if (db.user() != null) login.setProperty("user", db.user());
         if (db.password() != null) login.setProperty("password", db.password());
         login.setProperty("connectTimeout", "10");
-        login.setProperty("socketTimeout", "60");
+        login.setProperty("socketTimeout", "30"); // a cut link (a partition) blocks a read at most this long
         String slot = "isostress_witness_" + ProcessHandle.current().pid() + "_" + System.currentTimeMillis() % 100_000;
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), login); Statement s = c.createStatement()) {
-            String problem = LogicalDecodingCheck.problem(s, db.user());
-            if (problem != null) throw new IOException(problem);
-            s.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'test_decoding')");
-        } catch (SQLException e) {
+        boolean temporary = !db.nodes().get(0).controllable();
+        Connection c = null;
+        try {
+            c = DriverManager.getConnection(db.jdbcUrl(), login);
+            try (Statement s = c.createStatement()) {
+                String problem = LogicalDecodingCheck.problem(s, db.user());
+                if (problem != null) throw new IOException(problem);
+                s.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'test_decoding', " + temporary
+                        + ")");
+            }
+        } catch (SQLException | IOException e) {
+            close(c);
+            if (e instanceof IOException) throw (IOException) e;
             throw new IOException("check.witness: cannot create a logical replication slot on " + db.description()
                     + ": " + e.getMessage(), e);
         }
         BufferedWriter out = Files.newBufferedWriter(witness, StandardCharsets.UTF_8);
-        LogicalDecodingCapture capture = new LogicalDecodingCapture(db.jdbcUrl(), login, slot,
-                db.nodes().get(0).name(), out);
+        LogicalDecodingCapture capture = new LogicalDecodingCapture(db.jdbcUrl(), login, slot, temporary,
+                db.nodes().get(0).name(), c, out);
         capture.poller.start();
         return capture;
+    }
+
+    private static void close(Connection c) {
+        if (c == null) return;
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // the server is gone; nothing to close there
+        }
     }
 
     @Override
@@ -102,11 +129,10 @@ final class LogicalDecodingCapture implements CommitLogCapture {
                     // more to read at once
                 }
             } catch (SQLException e) {
-                lastError = e;
                 disconnect(); // the server was killed or restarted: read again from the slot once it is back
+                if (lost) return;
             } catch (IOException | RuntimeException e) {
-                lastError = new SQLException(e.getMessage(), e);
-                return;
+                return; // the last read, in close, meets it again and says what it is
             }
             try {
                 Thread.sleep(POLL_MS);
@@ -163,13 +189,9 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     }
 
     private void disconnect() {
-        if (c == null) return;
-        try {
-            c.close();
-        } catch (SQLException e) {
-            // the server is gone; nothing to close there
-        }
+        close(c);
         c = null;
+        if (temporary) lost = true; // the temporary slot went with the connection
     }
 
     @Override
@@ -179,6 +201,10 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         poller.join();
         long deadline = System.currentTimeMillis() + DRAIN_MS;
         try {
+            if (lost) {
+                throw new IOException("check.witness: the connection holding the temporary replication slot " + slot
+                        + " was lost during the run, and the slot with it; " + written + " transactions were written");
+            }
             while (true) {
                 try {
                     while (readBatch() >= BATCH) {
@@ -187,7 +213,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
                     break;
                 } catch (SQLException e) {
                     disconnect();
-                    if (System.currentTimeMillis() > deadline) {
+                    if (lost || System.currentTimeMillis() > deadline) {
                         throw new IOException("check.witness: the commit log could not be read to its end ("
                                 + e.getMessage() + "); " + written + " transactions were written", e);
                     }
