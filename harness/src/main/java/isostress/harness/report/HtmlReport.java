@@ -81,6 +81,7 @@ public final class HtmlReport {
                 + "<a href=\"#timeline\">throughput and latency</a> · <a href=\"#aborts\">aborts per shape</a> · "
                 + "<a href=\"#files\">files</a></nav>\n");
         verdict(b, root.path("check"), root.path("first_violation"));
+        WitnessSection.append(b, root.path("check").path("witness"), runDir);
         counterexamples(b, runDir, root.path("check"), root.path("streaming").path("counterexample"));
         timeline(b, root, timeline, LatencyLog.read(runDir));
         shapes(b, root.path("stats"));

@@ -37,6 +37,8 @@ class PostgresWitnessTest {
         assertTrue(Files.exists(o.dir().witness()), "witness.jsonl");
         assertNotNull(o.result().witness(), "the result has the witness");
         assertTrue(Files.readString(o.dir().results()).contains("\"witness\""), "results.json has the witness");
+        assertTrue(Files.readString(o.dir().path().resolve("report.html")).contains("The database's commit log"),
+                "report.html has the witness");
         return o;
     }
 
