@@ -144,6 +144,8 @@ public final class CampaignRunner {
                     if (witness.problem() != null) {
                         log.line("witness: " + witness.problem());
                         if (error == null) error = witness.problem();
+                    } else if (witness.joinable() != null) {
+                        log.line("witness: " + witness.transactions() + " log transactions in " + witness.joinable());
                     }
                 }
             }

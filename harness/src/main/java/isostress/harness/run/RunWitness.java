@@ -54,6 +54,11 @@ final class RunWitness implements AutoCloseable {
         return complete ? file : null;
     }
 
+    /** Log transactions written to the file. */
+    long transactions() {
+        return capture == null ? 0 : capture.transactions();
+    }
+
     /** Why the log was not copied to its end, or null. */
     String problem() {
         return problem;
