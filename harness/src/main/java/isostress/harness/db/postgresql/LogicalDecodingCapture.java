@@ -21,7 +21,7 @@ import java.util.Properties;
 /**
  * PostgreSQL's commit log, read through logical decoding into {@code witness.jsonl}: a logical replication slot with
  * the {@code test_decoding} plugin, created once the schema exists (so its initial rows are not in the log), read
- * over an ordinary connection with {@code pg_logical_slot_peek_changes} every half second, and moved past what was
+ * over an ordinary connection with {@code pg_logical_slot_peek_changes} every two seconds, and moved past what was
  * written with {@code pg_replication_slot_advance} only once the lines are in the file.
  *
  * <p>Why this rather than pgjdbc's streaming replication API ({@code PGReplicationStream} with {@code pgoutput}): a
@@ -31,9 +31,11 @@ import java.util.Properties;
  * {@code pgoutput}'s binary protocol decoded by hand (relation messages, tuple data). Peeking and then advancing
  * means a connection lost in the middle of a read loses nothing: the slot moves only past lines already written,
  * and lines read twice after a crash (a slot's position is made durable at checkpoints) are dropped by their
- * position. The cost: the server decodes the WAL twice a second on the run's cores, and {@code test_decoding}'s text
- * holds a list's whole value at each append; the figures are in docs/witness.md. {@code test_decoding} ships with
- * the server (contrib), in zonky's binaries and Debian's packages alike.
+ * position. The cost: each read decodes the WAL from the slot's restart point twice (the peek, then the advance),
+ * on the run's own cores, where a stream would decode each record once; reading every two seconds cost about 9% of
+ * a mini run's commits/s on 2 cores (every half second, about 16%: docs/witness.md has the figures). And
+ * {@code test_decoding}'s text holds a list's whole value at each append. {@code test_decoding} ships with the
+ * server (contrib), in zonky's binaries and Debian's packages alike.
  */
 final class LogicalDecodingCapture implements CommitLogCapture {
     /**
@@ -41,7 +43,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
      * come together), so it may return a few more, and fewer only when it reached the end of the log.
      */
     private static final int BATCH = 20_000;
-    private static final long POLL_MS = 500;
+    private static final long POLL_MS = 2000;
     /** How long the last read may wait for a killed server to be back. */
     private static final long DRAIN_MS = 60_000;
 
