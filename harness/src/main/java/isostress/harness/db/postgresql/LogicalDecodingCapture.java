@@ -59,7 +59,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     private long lastPos = Long.MIN_VALUE;
     private volatile long written;
     private volatile boolean lost;
-    private boolean logSnapshots = true;
+    private boolean logSnapshots;
 
     private LogicalDecodingCapture(String url, Properties login, String slot, boolean temporary, String node,
                                    Connection c, BufferedWriter out) {
@@ -89,12 +89,14 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         login.setProperty("socketTimeout", "30"); // a cut link (a partition) blocks a read at most this long
         String slot = "isostress_witness_" + ProcessHandle.current().pid() + "_" + System.currentTimeMillis() % 100_000;
         boolean temporary = !db.nodes().get(0).controllable();
+        boolean logSnapshots;
         Connection c = null;
         try {
             c = DriverManager.getConnection(db.jdbcUrl(), login);
             try (Statement s = c.createStatement()) {
                 String problem = LogicalDecodingCheck.problem(s, db.user());
                 if (problem != null) throw new IOException(problem);
+                logSnapshots = LogicalDecodingCheck.canLogSnapshots(s);
                 s.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'test_decoding', " + temporary
                         + ")");
             }
@@ -107,6 +109,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         BufferedWriter out = Files.newBufferedWriter(witness, StandardCharsets.UTF_8);
         LogicalDecodingCapture capture = new LogicalDecodingCapture(db.jdbcUrl(), login, slot, temporary,
                 db.nodes().get(0).name(), c, out);
+        capture.logSnapshots = logSnapshots;
         capture.poller.start();
         return capture;
     }
@@ -196,15 +199,13 @@ final class LogicalDecodingCapture implements CommitLogCapture {
      * Each read decodes the WAL from the slot's restart point, which moves only past a "running transactions"
      * record that an earlier read decoded; the server logs one every 15 s, so a run would decode up to 15 s of WAL
      * again at every read. PostgreSQL 16's {@code pg_log_standby_snapshot()} logs one now, so the next read starts
-     * about here. Without it (an older server, a user not allowed to call it) reads cost more, nothing else.
+     * about here. Without it (an older server, a user not allowed to call it: {@link #start} asks first, as an error
+     * in the session would drop a temporary slot) reads cost more, nothing else.
      */
     private void logSnapshot() throws SQLException {
         if (!logSnapshots) return;
         try (Statement s = c.createStatement()) {
             s.execute("SELECT pg_log_standby_snapshot()");
-        } catch (SQLException e) {
-            if (e.getSQLState() == null || !e.getSQLState().startsWith("42")) throw e;
-            logSnapshots = false; // 42883 undefined_function (before 16), 42501 insufficient_privilege
         }
     }
 

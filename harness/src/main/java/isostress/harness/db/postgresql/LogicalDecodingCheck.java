@@ -31,4 +31,16 @@ final class LogicalDecodingCheck {
         }
         return null;
     }
+
+    /**
+     * True when the user may call {@code pg_log_standby_snapshot()} (PostgreSQL 16 and later; superusers, and those
+     * granted it). Asked rather than tried: an error in the session would drop a temporary slot with it (PostgreSQL
+     * cleans up a session's temporary slots on error).
+     */
+    static boolean canLogSnapshots(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT CASE WHEN current_setting('server_version_num')::int >= 160000 "
+                + "THEN has_function_privilege('pg_log_standby_snapshot()', 'EXECUTE') ELSE false END")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
 }
