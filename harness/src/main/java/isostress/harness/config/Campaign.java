@@ -55,6 +55,16 @@ public record Campaign(String name, Path source, DatabaseSpec database, Workload
      * What a violation stops ({@code stop-on-violation}). Ending a run early needs the streaming check, so it
      * happens only for mini-transaction workloads; other runs end as usual and are then judged.
      */
+    /**
+     * The database section the server is started with: the campaign's, plus the settings the commit-log capture
+     * needs when {@code check.witness} is on for a server the harness starts (PostgreSQL's {@code wal_level}); a
+     * setting the campaign names itself wins. Kept apart from {@link #database()}, which is what the file says.
+     */
+    public DatabaseSpec serverSpec() {
+        return witness && database.provision() != isostress.harness.db.Provision.EXTERNAL
+                ? database.withSettingsUnder(database.type().captureSettings()) : database;
+    }
+
     public enum StopOnViolation {
         /** {@code false}: every run runs to its end. */
         NEVER("false"),

@@ -148,7 +148,6 @@ public final class CampaignLoader {
         Duration checkTimeout = c.duration("timeout", false);
         if (checkTimeout != null && !sql) c.problem("timeout", "only applies to workload.type sql (the SQL checker)");
         boolean witness = CheckWitness.read(c, db, workload.type());
-        if (witness && db.provision() != Provision.EXTERNAL) db = db.withSettingsUnder(db.type().captureSettings());
         Path store = root.path("store", "store");
         if (duration != null && nemesis != null && duration.compareTo(nemesis.interval()) <= 0) {
             w.problem("duration", "is not longer than nemesis.interval (" + nemesis.interval().toMillis()

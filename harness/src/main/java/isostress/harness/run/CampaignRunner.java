@@ -118,7 +118,7 @@ public final class CampaignRunner {
         RunWitness witness = null;
         List<TcpProxy> proxies = List.of();
         try {
-            db = Provisioner.of(campaign.database()).start(campaign.database(), dir.logs(), spec.sessions() + 2);
+            db = Provisioner.of(campaign.database()).start(campaign.serverSpec(), dir.logs(), spec.sessions() + 2);
             description = Secrets.mask(db.description());
             log.line("database: " + description);
             onStarted.accept(db);

@@ -30,14 +30,14 @@ class CheckWitnessLoaderTest {
     void askedForItSetsWalLevelUnlessTheCampaignSetsIt() {
         Campaign c = parse("check: {witness: true}\n");
         assertTrue(c.witness());
-        assertEquals("logical", c.database().settings().get("wal_level"));
+        assertEquals("logical", c.serverSpec().settings().get("wal_level"));
         assertEquals("replica", parse("database: {settings: {wal_level: replica}}\ncheck: {witness: true}\n")
-                .database().settings().get("wal_level"), "the campaign's own setting wins");
-        assertNull(parse("check: {witness: false}\n").database().settings().get("wal_level"));
+                .serverSpec().settings().get("wal_level"), "the campaign's own setting wins");
+        assertNull(parse("check: {witness: false}\n").serverSpec().settings().get("wal_level"));
         Campaign external = parse("database: {type: postgresql, provision: external, url: 'jdbc:postgresql://h/db'}\n"
                 + "check: {witness: true}\n");
         assertTrue(external.witness());
-        assertNull(external.database().settings().get("wal_level"), "an external server is checked, not configured");
+        assertNull(external.serverSpec().settings().get("wal_level"), "an external server is checked, not configured");
     }
 
     @Test
