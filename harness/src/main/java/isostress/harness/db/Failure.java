@@ -4,7 +4,7 @@ import isostress.checker.history.Outcome;
 
 /**
  * What a database error means for the transaction that got it, and whether the run can go on. One rule for every
- * client (JDBC, MongoDB, the sql workload): {@link #of}. docs/design.md: an outcome that is not known is {@code info},
+ * client (JDBC, MongoDB, the sql workload): {@link #of}. docs/design-principles.md: an outcome that is not known is {@code info},
  * never {@code fail}; {@code fail} only when the transaction certainly took no effect, because a write recorded as
  * failed that did commit makes the checker report G1a (aborted read) or a lost update the database never had.
  */

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Appends every invocation and completion to {@code history.jsonl} in one global order (docs/design.md): the event's
+ * Appends every invocation and completion to {@code history.jsonl} in one global order (docs/design-principles.md): the event's
  * index is its position in that order, its time the nanoseconds since the run started on one monotonic clock, so
  * real time comes from indices and there is no clock skew.
  *

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A run's directory (docs/design.md, "Run directory"): {@code store/<campaign>/<yyyyMMddTHHmmss>/} with the resolved
+ * A run's directory (docs/design-principles.md, "Run directory"): {@code store/<campaign>/<yyyyMMddTHHmmss>/} with the resolved
  * campaign, the history, the results, the anomalies and the logs; {@code store/latest} links to the newest.
  */
 public final class RunDirectory {
