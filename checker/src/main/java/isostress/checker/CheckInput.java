@@ -1,6 +1,7 @@
 package isostress.checker;
 
 import isostress.checker.model.CheckOptions;
+import isostress.checker.model.VersionOrder;
 import isostress.checker.history.FormatDetection;
 import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
@@ -33,9 +34,17 @@ public sealed interface CheckInput permits CheckInput.KeyValue, CheckInput.Sql {
     /**
      * A key-value history.
      *
-     * @param format how it was read, or null (built in memory)
+     * @param format       how it was read, or null (built in memory)
+     * @param versionOrder each key's version order from the database's commit log ({@code WitnessJoin}), or null:
+     *                     rw-register and list-append histories are then checked with that order instead of
+     *                     searching for one (docs/witness.md)
      */
-    record KeyValue(History history, HistoryFormat format) implements CheckInput {
+    record KeyValue(History history, HistoryFormat format, VersionOrder versionOrder) implements CheckInput {
+        /** A history checked without a commit log's order. */
+        public KeyValue(History history, HistoryFormat format) {
+            this(history, format, null);
+        }
+
         public String formatName() {
             return format == null ? "history" : format.cliName();
         }

@@ -12,6 +12,7 @@ import isostress.checker.mini.MiniChecker;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
+import isostress.checker.model.VersionOrder;
 import isostress.checker.sql.SqlLevelChecks;
 
 import java.util.Collection;
@@ -47,9 +48,10 @@ public final class Checker {
      * @throws InputException           as {@link #check(History, Collection, CheckOptions)}
      */
     public static Result check(CheckInput input, List<IsolationLevel> levels, CheckOptions options) {
-        if (input instanceof CheckInput.KeyValue) {
-            History h = ((CheckInput.KeyValue) input).history();
-            return check(h, levels.isEmpty() ? defaultLevels(h) : levels, options);
+        if (input instanceof CheckInput.KeyValue kv) {
+            History h = kv.history();
+            List<IsolationLevel> ls = levels.isEmpty() ? defaultLevels(h) : levels;
+            return kv.versionOrder() == null ? check(h, ls, options) : check(h, ls, options, kv.versionOrder());
         }
         CheckInput.Sql sql = (CheckInput.Sql) input;
         rejectForSql(options);
@@ -94,6 +96,26 @@ public final class Checker {
             return withIndexTime(MiniChecker.check(history, anomalies, m, levels, options), t0);
         }
         return general(history, anomalies, m, levels, options, t0);
+    }
+
+    /**
+     * Checks {@code history} at each of {@code levels} with each key's version order taken from the database's commit
+     * log where {@code order} gives it completely (docs/witness.md): the general checker then has every ww and rw
+     * edge of those keys, and each level is an acyclicity test. Register histories go to the general checker even
+     * without blind writes (the mini-transaction checker infers the order from the reads, which the log may
+     * contradict); single-register histories are checked as without an order.
+     *
+     * @throws InputException as {@link #check(History, Collection, CheckOptions)}
+     */
+    public static Result check(History history, Collection<IsolationLevel> levels, CheckOptions options,
+                               VersionOrder order) {
+        if (levels.isEmpty()) throw new IllegalArgumentException("no level to check");
+        if (history.registerOps()) return check(history, levels, options);
+        long t0 = System.nanoTime();
+        AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
+        RegisterIndex m = GeneralChecker.isListHistory(history) ? null : RegisterIndex.of(history, anomalies);
+        return withIndexTime(GeneralChecker.check(history, anomalies, m, levels, options,
+                m == null ? LIST_APPEND : RW_REGISTER, order), t0);
     }
 
     /**

@@ -100,6 +100,12 @@ final class Explainer {
         Long element = a.steps().isEmpty() ? null : a.steps().get(0).value();
         switch (a.type()) {
             case INCOMPATIBLE_ORDER:
+                if (!a.steps().isEmpty() && a.steps().get(0).order() != null) { // a read against the commit log
+                    Step s = a.steps().get(0);
+                    return reader + " read " + read + ", but in the database's commit order (" + s.order() + ") T"
+                            + s.to() + "'s append of " + s.nextValue() + " comes " + (s.initialValue() ? "first"
+                            : "right after " + s.value()) + ": the read shows an order the database did not commit.";
+                }
                 if (!a.steps().isEmpty() && a.steps().get(0).from() == a.steps().get(0).to()) {
                     return reader + " read " + read + ", in which T" + a.steps().get(0).from() + "'s appends to the "
                             + "key (from " + element + ") do not appear together and in the order it made them.";

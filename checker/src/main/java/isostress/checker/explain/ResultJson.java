@@ -171,6 +171,7 @@ public final class ResultJson {
                 if (s.initialValue()) so.put("initial", true);
             }
             if (s.witness() >= 0) so.put("witness", s.witness());
+            if (s.order() != null) so.put("commit_order", s.order());
         }
     }
 

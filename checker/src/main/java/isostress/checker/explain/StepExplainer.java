@@ -28,6 +28,12 @@ final class StepExplainer {
 
     /** "T2 read key 5 = 7, written by T1", and so on for each kind. */
     String explain(Step s) {
+        String why = sentence(s);
+        // The version order of ww and rw is the commit log's, not one the reads show: say where it is in the log.
+        return s.order() == null ? why : why + " in the database's commit order (" + s.order() + ")";
+    }
+
+    private String sentence(Step s) {
         String a = "T" + s.from(), b = "T" + s.to();
         boolean list = s.key() != null && (touchesList(s.from(), s.key()) || touchesList(s.to(), s.key()));
         switch (s.kind()) {

@@ -212,8 +212,9 @@ final class CounterexampleBuilder {
                 return Step.of(f, t, kind);
             case WR:
                 return new Step(f, t, kind, key(v1), o.value(v1), null, o.isInitial(v1), -1);
-            default:
-                return new Step(f, t, kind, key(v1), o.value(v1), v2 < 0 ? null : o.value(v2), o.isInitial(v1), -1);
+            default: // ww and rw: when the key's order is the commit log's, say where the two writes are in it
+                return new Step(f, t, kind, key(v1), o.value(v1), v2 < 0 ? null : o.value(v2), o.isInitial(v1), -1,
+                        o.log == null || v2 < 0 ? null : o.log.between(o.verKey[v1], v1, v2));
         }
     }
 

@@ -9,6 +9,7 @@ import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
+import isostress.checker.model.VersionOrder;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -52,8 +53,23 @@ public final class GeneralChecker extends LevelEvaluation {
      */
     public static Result check(History h, AnomalyLog anomalies, RegisterIndex m, Collection<IsolationLevel> levels,
                                CheckOptions options, String shape) {
+        return check(h, anomalies, m, levels, options, shape, null);
+    }
+
+    /**
+     * As {@link #check(History, AnomalyLog, RegisterIndex, Collection, CheckOptions, String)}, with each key's
+     * version order taken from the database's commit log where {@code order} (null: none) gives it completely
+     * ({@link LogOrder}): ww and rw edges are then known, and every level is decided by acyclicity tests.
+     */
+    public static Result check(History h, AnomalyLog anomalies, RegisterIndex m, Collection<IsolationLevel> levels,
+                               CheckOptions options, String shape, VersionOrder order) {
         Observations o = m == null ? ListAppendIndex.of(h, anomalies) : Observations.of(m);
-        return check(h, anomalies, o, levels, options, shape);
+        if (order == null) return check(h, anomalies, o, levels, options, shape);
+        Map<String, Object> logStats = new java.util.LinkedHashMap<>();
+        o = LogOrder.apply(o, order, anomalies, logStats);
+        Result r = check(h, anomalies, o, levels, options, shape);
+        r.stats().putAll(logStats);
+        return r;
     }
 
     /** Whether {@code h} is a list-append history (one the general checker reads with {@link ListAppendIndex}). */

@@ -87,7 +87,20 @@ final class KnownVersionOrder {
     }
 
     static KnownVersionOrder of(Observations o) {
-        return o.chain != null ? lists(o) : registers(o);
+        if (o.lists) return lists(o);
+        KnownVersionOrder r = registers(o);
+        if (o.log == null) return r;
+        // Keys whose order is the commit log's (LogOrder): their chain is the whole order.
+        for (int k = 0; k < o.keys; k++) {
+            if (!o.log.fromLog()[k]) continue;
+            int[] p = new int[1 + o.chainStart[k + 1] - o.chainStart[k]];
+            p[0] = o.initialVersion(k);
+            System.arraycopy(o.chain, o.chainStart[k], p, 1, p.length - 1);
+            r.prefix[k] = p;
+            r.segments.set(k, new ArrayList<>());
+            r.incomplete[k] = false;
+        }
+        return r;
     }
 
     /** True when v is a version a committed transaction wrote (version ids are access ids: most only read). */

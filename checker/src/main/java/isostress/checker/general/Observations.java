@@ -50,6 +50,12 @@ final class Observations {
     public final int[] chain;
     /** True for list-append histories (explanations speak of lists). */
     public final boolean lists;
+    /**
+     * Where the version order came from the database's commit log: per key, whether its chain is the log's order
+     * (for rw-register histories too, which otherwise have no chain), and per version its place in the log; null
+     * when checked without a log.
+     */
+    final LogPlaces log;
     /** Per version, its position in its key's chain, or -1. */
     private int[] chainPos;
     private final ValueNames names;
@@ -65,6 +71,15 @@ final class Observations {
                  int[] accStart, int[] accKey, int[] accRead, int[] accWrite, int[] readStart, int[] readKey,
                  int[] readVer, int[] readOp, int[] chainStart, int[] chain, boolean lists, ValueNames names,
                  java.util.function.LongToIntFunction keyIds) {
+        this(h, included, keyOf, written, verKey, verTxn, accStart, accKey, accRead, accWrite, readStart, readKey,
+                readVer, readOp, chainStart, chain, lists, names, keyIds, null);
+    }
+
+    private Observations(History h, boolean[] included, long[] keyOf, int written, int[] verKey, int[] verTxn,
+                         int[] accStart, int[] accKey, int[] accRead, int[] accWrite, int[] readStart, int[] readKey,
+                         int[] readVer, int[] readOp, int[] chainStart, int[] chain, boolean lists, ValueNames names,
+                         java.util.function.LongToIntFunction keyIds, LogPlaces log) {
+        this.log = log;
         this.h = h;
         this.n = h.size();
         this.included = included;
@@ -86,6 +101,21 @@ final class Observations {
         this.lists = lists;
         this.names = names;
         this.keyIds = keyIds;
+    }
+
+    /** These observations with each key's chain replaced by {@code chain} (per key), placed by {@code log}. */
+    Observations withChains(int[] newChainStart, int[] newChain, LogPlaces places) {
+        return new Observations(h, included, keyOf, versions - keys, verKey, verTxn, accStart, accKey, accRead,
+                accWrite, readStart, readKey, readVer, readOp, newChainStart, newChain, lists, names, keyIds, places);
+    }
+
+    /** Where the log places versions, per key and per version (see {@link #log}). */
+    record LogPlaces(boolean[] fromLog, isostress.checker.model.VersionOrder.Write[] place) {
+        /** "log n1 pos 17 → pos 23" for the order of v1 and v2 when key k's order is the log's, else null. */
+        String between(int k, int v1, int v2) {
+            if (!fromLog[k] || place[v2] == null) return null;
+            return isostress.checker.model.VersionOrder.between(place[v1], place[v2]);
+        }
     }
 
     /** The initial version of dense key k. */
@@ -110,7 +140,7 @@ final class Observations {
     public int observedCount(int i) {
         int v = readVer[i];
         if (isInitial(v)) return 0;
-        if (chain == null) return 1;
+        if (!lists) return 1; // a register chain (from a commit log) orders versions; a read observes one
         int p = chainPosition(v);
         return p < 0 ? 1 : p + 1;
     }
@@ -118,7 +148,7 @@ final class Observations {
     /** The {@code j}-th transaction read {@code i} observed (see {@link #observedCount}). */
     public int observedWriter(int i, int j) {
         int v = readVer[i];
-        if (chain == null || chainPosition(v) < 0) return verTxn[v];
+        if (!lists || chainPosition(v) < 0) return verTxn[v];
         return verTxn[chain[chainStart[verKey[v]] + j]];
     }
 

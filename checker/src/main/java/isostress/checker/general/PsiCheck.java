@@ -289,7 +289,7 @@ final class PsiCheck {
                 if (w >= 0 && w != t && o.included[w]) add(w, t, EdgeKind.WR, v, -1, BY_DATA);
             }
         }
-        boolean registers = o.chain == null;
+        boolean registers = !o.lists;
         for (int k = 0; k < o.keys; k++) {
             int[] p = order.prefix[k];
             List<int[]> segs = order.segments.get(k);
@@ -367,7 +367,9 @@ final class PsiCheck {
         int a = graph.a[e];
         long key = o.keyOf[o.verKey[a]];
         Long next = graph.b[e] < 0 ? null : o.value(graph.b[e]);
-        return new Step(graph.from[e], graph.to[e], k, key, o.value(a), next, o.isInitial(a), -1);
+        String order = o.log == null || graph.b[e] < 0 || graph.tag[e] == OPEN ? null
+                : o.log.between(o.verKey[a], a, graph.b[e]);
+        return new Step(graph.from[e], graph.to[e], k, key, o.value(a), next, o.isInitial(a), -1, order);
     }
 
     private Premise premise(int e) {

@@ -259,8 +259,11 @@ final class Saturation {
         switch (k) {
             case WR:
                 return new Step(from[e], to[e], k, key, o.value(v), null, o.isInitial(v), -1);
-            case WW:
-                return new Step(from[e], to[e], k, key, o.value(v), o.value(o.written(to[e], graph.a[e])), false, -1);
+            case WW: { // a known ww edge: from the commit log when the key's order is the log's
+                int next = o.written(to[e], graph.a[e]);
+                return new Step(from[e], to[e], k, key, o.value(v), o.value(next), false, -1,
+                        o.log == null ? null : o.log.between(graph.a[e], v, next));
+            }
             default: // CO: T3 (witness) observed from[e] yet read version v from to[e]
                 return new Step(from[e], to[e], k, key, o.value(v), null, o.isInitial(v), graph.witness[e]);
         }

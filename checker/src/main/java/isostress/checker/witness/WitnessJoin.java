@@ -8,6 +8,7 @@ import isostress.checker.history.Outcome;
 import isostress.checker.model.WitnessFinding;
 import isostress.checker.model.WitnessFinding.Kind;
 import isostress.checker.model.WitnessReport;
+import isostress.checker.model.VersionOrder;
 import isostress.checker.model.WitnessTxn;
 
 import java.util.ArrayList;
@@ -50,8 +51,9 @@ public final class WitnessJoin {
      *
      * @param resolved the history with its {@code info} transactions resolved by the log
      * @param report   the counts and the findings
+     * @param order    each key's version order as the log committed it (writes of committed transactions only)
      */
-    public record Joined(History resolved, WitnessReport report) {
+    public record Joined(History resolved, WitnessReport report, VersionOrder order) {
     }
 
     /**
@@ -179,7 +181,8 @@ public final class WitnessJoin {
         WitnessReport report = new WitnessReport(w.source(), w.size(), matched, infoCommitted, infoAborted,
                 count[Kind.LOST_WRITE.ordinal()], count[Kind.SPLIT_COMMIT.ordinal()],
                 count[Kind.FAILED_BUT_COMMITTED.ordinal()], unrecorded, findings);
-        return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report);
+        return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report,
+                CommitOrder.of(h, w, keyIds, writer, opTxn));
     }
 
     /**
@@ -276,7 +279,7 @@ public final class WitnessJoin {
         return out;
     }
 
-    private static long historyKey(Map<Long, Long> keyIds, Witness w, int i) {
+    static long historyKey(Map<Long, Long> keyIds, Witness w, int i) {
         long k = w.key(i);
         if (keyIds.isEmpty()) return k;
         Long mapped = keyIds.get(k);
