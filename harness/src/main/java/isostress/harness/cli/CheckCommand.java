@@ -78,6 +78,13 @@ public final class CheckCommand implements Callable<Integer> {
                     + "before the levels are checked. Key-value histories only.")
     Path witness;
 
+    @Option(names = "--witness-order", paramLabel = "BOOL", arity = "1", defaultValue = "true",
+            description = "With --witness: take each key's version order from the commit log (the order its committed "
+                    + "transactions wrote the key) instead of searching for one, so every level is one acyclicity "
+                    + "test and counterexamples cite the log's positions (default: true; false checks the resolved "
+                    + "history as without a log).")
+    boolean witnessOrder = true;
+
     @Override
     public Integer call() throws Exception {
         long t0 = System.nanoTime();
@@ -93,7 +100,7 @@ public final class CheckCommand implements Callable<Integer> {
             long w0 = System.nanoTime();
             WitnessJoin.Joined j = WitnessJoin.join(kv.history(), WitnessReader.read(witness), maxAnomalies);
             report = j.report();
-            in = new CheckInput.KeyValue(j.resolved(), kv.format());
+            in = new CheckInput.KeyValue(j.resolved(), kv.format(), witnessOrder ? j.order() : null);
             parseMs += (System.nanoTime() - w0) / 1_000_000;
         }
         List<IsolationLevel> ls = levels.isEmpty() ? Checker.defaultLevels(in) : parseLevels(levels);

@@ -43,7 +43,8 @@ final class RunCheck {
         if (witness == null || !(in instanceof CheckInput.KeyValue)) return Checker.check(in, c.levels(), options(in, c));
         CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
         WitnessJoin.Joined j = WitnessJoin.join(kv.history(), WitnessReader.read(witness), c.maxAnomalies());
-        CheckInput resolved = new CheckInput.KeyValue(j.resolved(), kv.format());
+        // The log's per-key order is the version order (docs/witness.md): no order is searched for.
+        CheckInput resolved = new CheckInput.KeyValue(j.resolved(), kv.format(), j.order());
         return Checker.check(resolved, c.levels(), options(resolved, c)).withWitness(j.report());
     }
 

@@ -42,6 +42,7 @@ public final class ResultWriter {
         }
         sb.append(")\n");
         if (r.witness() != null) sb.append(r.witness().summary()).append('\n');
+        if (r.stats().get("version_order") instanceof java.util.Map<?, ?> vo) sb.append(versionOrder(vo)).append('\n');
         sb.append("checker: ").append(r.shape()).append('\n');
         sb.append("verdict: ").append(r.verdict().jsonName().toUpperCase(Locale.ROOT));
         List<IsolationLevel> weakest = r.weakestViolated();
@@ -129,6 +130,30 @@ public final class ResultWriter {
         for (IsolationLevel l : ls) {
             if (sb.length() > 0) sb.append(" and ");
             sb.append(l.cliName());
+        }
+        return sb.toString();
+    }
+
+    /**
+     * "version order: the database's commit log for 12 key(s); ..." for a check whose version order came from the log
+     * (docs/witness.md): how many keys it ordered, and why the others were searched as without it.
+     */
+    static String versionOrder(java.util.Map<?, ?> vo) {
+        StringBuilder sb = new StringBuilder("version order: the database's commit log for ")
+                .append(vo.get("keys_from_log")).append(" key(s)");
+        Object incomplete = vo.get("keys_not_in_log_completely"), contradicted =
+                vo.get("keys_whose_reads_contradict_the_log"), disagree = vo.get("keys_whose_logs_disagree");
+        if (!Integer.valueOf(0).equals(incomplete)) {
+            sb.append("; searched for ").append(incomplete).append(" key(s) whose committed writes the log does not "
+                    + "hold completely");
+        }
+        if (contradicted != null && !Integer.valueOf(0).equals(contradicted)) {
+            sb.append("; the reads' order for ").append(contradicted).append(" key(s) whose reads contradict the log");
+        }
+        if (!Integer.valueOf(0).equals(disagree)) {
+            sb.append("; searched for ").append(disagree).append(" key(s) whose nodes' logs disagree (")
+                    .append(String.join("; ", ((java.util.List<?>) vo.get("disagreements")).stream()
+                            .map(Object::toString).toList())).append(')');
         }
         return sb.toString();
     }
