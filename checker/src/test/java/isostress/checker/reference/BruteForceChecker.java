@@ -40,14 +40,25 @@ public final class BruteForceChecker {
             IsolationLevel.SERIALIZABLE, IsolationLevel.STRICT_SERIALIZABLE};
 
     private final History h;
+    private final Map<Long, List<Integer>> versionOrder;
 
-    private BruteForceChecker(History h) {
+    private BruteForceChecker(History h, Map<Long, List<Integer>> versionOrder) {
         this.h = h;
+        this.versionOrder = versionOrder;
     }
 
     /** Whether {@code h} is valid at each level (all eight). */
     public static Map<IsolationLevel, Boolean> check(History h) {
-        return new BruteForceChecker(h).run();
+        return new BruteForceChecker(h, null).run();
+    }
+
+    /**
+     * Whether {@code h} is valid at each level with the version order given (per key, its writers in order, as a
+     * commit log shows them): only commit orders that place each key's committed writers in that order count, and
+     * for PSI only such arbitrations ({@link FixedOrder}). Linearizability is answered as without the order.
+     */
+    public static Map<IsolationLevel, Boolean> check(History h, Map<Long, List<Integer>> versionOrder) {
+        return new BruteForceChecker(h, versionOrder).run();
     }
 
     private Map<IsolationLevel, Boolean> run() {
@@ -61,11 +72,12 @@ public final class BruteForceChecker {
             for (int i = 0; i < infos.size(); i++) if ((mask & (1 << i)) != 0) committed[infos.get(i)] = true;
             Model m = Model.build(h, committed);
             if (m == null) continue; // some read cannot be explained with this set committed
+            m.fixVersionOrder(FixedOrder.precedes(h.size(), versionOrder));
             Set<IsolationLevel> found = m.satisfiedAxiomaticLevels();
             for (IsolationLevel l : found) valid.put(l, true);
             if (h.realTime() && m.linearizable()) valid.put(IsolationLevel.LINEARIZABLE, true);
         }
-        valid.put(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION, PsiBruteForce.valid(h)); // abstract executions
+        valid.put(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION, PsiBruteForce.valid(h, versionOrder)); // abstract executions
         return valid;
     }
 
@@ -83,6 +95,8 @@ public final class BruteForceChecker {
         final boolean[][] so;
         final boolean[][] wr;
         final boolean[][] rt;
+        /** Pairs the given version order places (writer u of a key before writer t), as indices; all false without. */
+        boolean[][] fixed;
 
         @SuppressWarnings("unchecked")
         private Model(History h, int[] txns) {
@@ -180,6 +194,12 @@ public final class BruteForceChecker {
             return -2;
         }
 
+        /** Keeps to commit orders consistent with {@code precedes} (history ids, {@link FixedOrder}). */
+        void fixVersionOrder(boolean[][] precedes) {
+            fixed = new boolean[n][n];
+            for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) fixed[i][j] = precedes[txns[i]][txns[j]];
+        }
+
         Set<IsolationLevel> satisfiedAxiomaticLevels() {
             Set<IsolationLevel> ok = EnumSet.noneOf(IsolationLevel.class);
             boolean[][] causal = closure(or(so, wr));
@@ -200,7 +220,9 @@ public final class BruteForceChecker {
             for (int c = 0; c < n; c++) {
                 if (used[c]) continue;
                 boolean ready = true;
-                for (int p = 0; p < n && ready; p++) if (!used[p] && (so[p][c] || wr[p][c])) ready = false;
+                for (int p = 0; p < n && ready; p++) {
+                    if (!used[p] && (so[p][c] || wr[p][c] || fixed != null && fixed[p][c])) ready = false;
+                }
                 if (!ready) continue;
                 used[c] = true;
                 order[depth] = c;

@@ -47,21 +47,35 @@ public final class ListBruteForceChecker {
             IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE, IsolationLevel.STRICT_SERIALIZABLE);
 
     private final History h;
+    private final Map<Long, List<Integer>> versionOrder;
+    /** Pairs of transactions the given append order places (history ids, {@link FixedOrder}). */
+    private final boolean[][] fixed;
 
-    private ListBruteForceChecker(History h) {
+    private ListBruteForceChecker(History h, Map<Long, List<Integer>> versionOrder) {
         this.h = h;
+        this.versionOrder = versionOrder;
+        this.fixed = FixedOrder.precedes(h.size(), versionOrder);
     }
 
     /** Whether {@code h} is valid at each of {@link #LEVELS}. */
     public static Map<IsolationLevel, Boolean> check(History h) {
-        return new ListBruteForceChecker(h).run();
+        return new ListBruteForceChecker(h, null).run();
+    }
+
+    /**
+     * Whether {@code h} is valid at each of {@link #LEVELS} and PSI with each key's append order given (per key, its
+     * appenders in order, as a commit log shows them): only commit orders, and PSI arbitrations, that place each
+     * key's committed appenders in that order count.
+     */
+    public static Map<IsolationLevel, Boolean> check(History h, Map<Long, List<Integer>> versionOrder) {
+        return new ListBruteForceChecker(h, versionOrder).run();
     }
 
     private Map<IsolationLevel, Boolean> run() {
         Map<IsolationLevel, Boolean> valid = new EnumMap<>(IsolationLevel.class);
         for (IsolationLevel l : LEVELS) valid.put(l, false);
         // PSI by abstract executions (Cerone, Bernardi & Gotsman, CONCUR 2015), its own enumeration.
-        valid.put(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION, PsiBruteForce.valid(h));
+        valid.put(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION, PsiBruteForce.valid(h, versionOrder));
         List<Integer> infos = new ArrayList<>();
         for (int t = 0; t < h.size(); t++) if (h.outcome(t) == Outcome.INFO) infos.add(t);
         for (int mask = 0; mask < (1 << infos.size()); mask++) {
@@ -94,7 +108,7 @@ public final class ListBruteForceChecker {
             boolean ok = true;
             for (int j = 0; j < txns.size() && ok; j++) {
                 int u = txns.get(j);
-                if (!used[j] && u != t && h.process(u) == h.process(t) && u < t) ok = false;
+                if (!used[j] && u != t && (h.process(u) == h.process(t) && u < t || fixed[u][t])) ok = false;
             }
             if (!ok) continue;
             used[i] = true;

@@ -35,13 +35,26 @@ public final class PsiBruteForce {
     private boolean[][] so, needed;
     private boolean[][] conflict;
 
-    private PsiBruteForce(History h) {
+    /** Pairs of writers the given version order places (history ids, {@link FixedOrder}). */
+    private final boolean[][] fixed;
+
+    private PsiBruteForce(History h, Map<Long, List<Integer>> versionOrder) {
         this.h = h;
+        this.fixed = FixedOrder.precedes(h.size(), versionOrder);
     }
 
     /** Whether {@code h} is PSI. */
     public static boolean valid(History h) {
-        return new PsiBruteForce(h).run();
+        return new PsiBruteForce(h, null).run();
+    }
+
+    /**
+     * Whether {@code h} is PSI with each key's version order given (per key, its writers in order): only arbitrations
+     * placing each key's committed writers in that order count (ar restricted to a key's writers is its version
+     * order).
+     */
+    public static boolean valid(History h, Map<Long, List<Integer>> versionOrder) {
+        return new PsiBruteForce(h, versionOrder).run();
     }
 
     private boolean run() {
@@ -152,7 +165,9 @@ public final class PsiBruteForce {
         for (int c = 0; c < n; c++) {
             if (used[c]) continue;
             boolean ready = true;
-            for (int p = 0; p < n && ready; p++) if (!used[p] && (so[p][c] || needed[p][c])) ready = false;
+            for (int p = 0; p < n && ready; p++) {
+                if (!used[p] && (so[p][c] || needed[p][c] || fixed[txns[p]][txns[c]])) ready = false;
+            }
             if (!ready) continue;
             used[c] = true;
             order[depth] = c;
