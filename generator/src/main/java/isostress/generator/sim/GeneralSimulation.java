@@ -191,6 +191,22 @@ public final class GeneralSimulation {
         return new GeneralSimulation(c).run();
     }
 
+    /**
+     * The store's commit log, as a database's would be (docs/witness.md): each committed transaction's writes (every
+     * write, in program order; appends for list-append), in commit order, which is each key's version order.
+     */
+    public interface CommitLog {
+        /** Commit number {@code pos} wrote {@code values[i]} to {@code keys[i]}, for i below {@code count}. */
+        void committed(long pos, long[] keys, long[] values, int count);
+    }
+
+    /** Runs the simulation, telling {@code log} each commit, and returns its history. */
+    public static History history(Config c, CommitLog log) {
+        GeneralSimulation sim = new GeneralSimulation(c);
+        sim.store.commitLog = log;
+        return sim.run();
+    }
+
     private History run() {
         int[] state = new int[n];
         long[] process = new long[n];

@@ -247,8 +247,21 @@ final class SimulatedStore {
         p.nul[i] = false;
     }
 
+    /** Told each commit's writes, in commit order (null: nobody listens). */
+    GeneralSimulation.CommitLog commitLog;
+
     private void commit(int s, PendingTxn p) {
         int rec = recCount++;
+        if (commitLog != null) {
+            long[] keys = new long[p.size], values = new long[p.size];
+            int w = 0;
+            for (int i = 0; i < p.size; i++) {
+                if (p.kind[i] != WRITE) continue;
+                keys[w] = p.key[i];
+                values[w++] = p.value[i];
+            }
+            commitLog.committed(rec, keys, values, w);
+        }
         if (rec == recSession.length) {
             recSession = Arrays.copyOf(recSession, rec * 2);
             recPos = Arrays.copyOf(recPos, rec * 2);
