@@ -298,18 +298,52 @@ class CheckCommandTest {
      * same top-level keys as a key-value history's) and anomalies/ (.txt with the SQL argument, .dot with the
      * commit-order cycle), and {@code --json} prints that results.json.
      */
-    /** The commit log of {@code h} as a witness file: each ok transaction with writes, one log transaction. */
+    /**
+     * The commit log of {@code h} (a mini-transaction history) as a witness file: each ok transaction with writes, one
+     * log transaction, in a commit order its data allows: each writer after the writer of the version it read and
+     * overwrote (the log's order is the version order the check takes), otherwise by id.
+     */
     static List<String> witnessOf(History h) {
-        List<String> lines = new java.util.ArrayList<>();
+        java.util.Map<Long, java.util.Map<Long, Integer>> writerOf = new java.util.HashMap<>();
         for (isostress.checker.history.Txn t : h) {
             if (t.outcome() != isostress.checker.history.Outcome.OK) continue;
+            for (isostress.checker.history.MicroOp m : t.ops()) {
+                if (m instanceof isostress.checker.history.MicroOp.Write x) {
+                    writerOf.computeIfAbsent(x.key(), k -> new java.util.HashMap<>()).put(x.value(), t.id());
+                }
+            }
+        }
+        // Writer of the version read -> the transaction that overwrote it; then a topological order, smallest id first.
+        java.util.Map<Integer, List<Integer>> next = new java.util.HashMap<>();
+        java.util.Map<Integer, Integer> before = new java.util.HashMap<>();
+        java.util.Map<Integer, isostress.checker.history.Txn> writers = new java.util.TreeMap<>();
+        for (isostress.checker.history.Txn t : h) {
+            if (t.outcome() != isostress.checker.history.Outcome.OK) continue;
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            for (isostress.checker.history.MicroOp m : t.ops()) {
+                if (m instanceof isostress.checker.history.MicroOp.Write) writers.put(t.id(), t);
+                if (!(m instanceof isostress.checker.history.MicroOp.Read r) || !seen.add(r.key())) continue;
+                Integer w = r.value() == null ? null : writerOf.getOrDefault(r.key(), java.util.Map.of()).get(r.value());
+                boolean overwrites = t.ops().stream().anyMatch(o -> o instanceof isostress.checker.history.MicroOp.Write x
+                        && x.key() == r.key());
+                if (w != null && w != t.id() && overwrites) {
+                    next.computeIfAbsent(w, k -> new java.util.ArrayList<>()).add(t.id());
+                    before.merge(t.id(), 1, Integer::sum);
+                }
+            }
+        }
+        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
+        for (int t : writers.keySet()) if (!before.containsKey(t)) ready.add(t);
+        List<String> lines = new java.util.ArrayList<>();
+        while (!ready.isEmpty()) {
+            isostress.checker.history.Txn t = writers.get(ready.poll());
+            for (int u : next.getOrDefault(t.id(), List.of())) if (before.merge(u, -1, Integer::sum) == 0) ready.add(u);
             StringBuilder w = new StringBuilder();
             for (isostress.checker.history.MicroOp m : t.ops()) {
                 if (!(m instanceof isostress.checker.history.MicroOp.Write x)) continue;
                 w.append(w.length() == 0 ? "" : ",").append("[\"w\",").append(x.key()).append(',').append(x.value())
                         .append(']');
             }
-            if (w.length() == 0) continue;
             lines.add("{\"pos\":" + (lines.size() + 1) + ",\"node\":\"n1\",\"txid\":\"" + (500 + t.id())
                     + "\",\"writes\":[" + w + "]}");
         }
@@ -357,6 +391,34 @@ class CheckCommandTest {
         Run sql = run("check", SQL.toString(), "--witness", clean.toString());
         assertEquals(2, sql.code(), sql.out() + sql.err());
         assertTrue(sql.err().contains("--witness applies to key-value histories"), sql.err());
+    }
+
+    /**
+     * With a witness, the log's per-key order is the version order: T0 (w 1 1, r 2 nil) and T1 (w 1 2, w 2 5) are
+     * serializable with T0 first, but the log commits T1 first, closing T0 -rw-> T1 -ww-> T0.
+     * {@code --witness-order false} searches for the order as without the log.
+     */
+    @Test
+    void witnessOrderIsTheVersionOrderUnlessTurnedOff() throws Exception {
+        Path f = dir.resolve("skew.jsonl");
+        Files.write(f, List.of(
+                "{\"index\":0,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"w\",1,1],[\"r\",2,null]]}",
+                "{\"index\":1,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"w\",1,1],[\"r\",2,null]]}",
+                "{\"index\":2,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":[[\"w\",1,2],[\"w\",2,5]]}",
+                "{\"index\":3,\"type\":\"ok\",\"process\":2,\"f\":\"txn\",\"value\":[[\"w\",1,2],[\"w\",2,5]]}"));
+        Path w = dir.resolve("skew-witness.jsonl");
+        Files.write(w, List.of("{\"pos\":17,\"node\":\"n1\",\"txid\":\"731\",\"writes\":[[\"w\",1,2],[\"w\",2,5]]}",
+                "{\"pos\":23,\"node\":\"n1\",\"txid\":\"732\",\"writes\":[[\"w\",1,1]]}"));
+        Run withOrder = run("check", f.toString(), "--witness", w.toString(), "--level", "serializable");
+        assertEquals(1, withOrder.code(), withOrder.out() + withOrder.err());
+        assertTrue(withOrder.out().contains("version order: the database's commit log for 2 key(s)\n"),
+                withOrder.out());
+        assertTrue(withOrder.out().contains("T0 overwrote key 1 = 2, written by T1, with 1 in the database's commit "
+                + "order (log n1 pos 17 → pos 23)"), withOrder.out());
+        Run searched = run("check", f.toString(), "--witness", w.toString(), "--level", "serializable",
+                "--witness-order", "false");
+        assertEquals(0, searched.code(), searched.out() + searched.err());
+        assertTrue(!searched.out().contains("version order:"), searched.out());
     }
 
     @Test
