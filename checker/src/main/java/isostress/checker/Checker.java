@@ -101,9 +101,10 @@ public final class Checker {
     /**
      * Checks {@code history} at each of {@code levels} with each key's version order taken from the database's commit
      * log where {@code order} gives it completely (docs/witness.md): the general checker then has every ww and rw
-     * edge of those keys, and each level is an acyclicity test. Register histories go to the general checker even
-     * without blind writes (the mini-transaction checker infers the order from the reads, which the log may
-     * contradict); single-register histories are checked as without an order.
+     * edge of those keys, and each level is an acyclicity test. A mini-transaction history whose reads order every
+     * key as the log does goes to the mini-transaction checkers as without a log (they infer that same order from
+     * the reads, in linear time); one the log orders otherwise goes to the general checker with the log's order.
+     * Single-register histories are checked as without an order.
      *
      * @throws InputException as {@link #check(History, Collection, CheckOptions)}
      */
@@ -114,6 +115,14 @@ public final class Checker {
         long t0 = System.nanoTime();
         AnomalyLog anomalies = new AnomalyLog(history, options.anomaliesPerType());
         RegisterIndex m = GeneralChecker.isListHistory(history) ? null : RegisterIndex.of(history, anomalies);
+        if (m != null && m.blindWrites == 0 && m.undeterminedWrites == 0) {
+            java.util.Map<String, Object> logStats = new java.util.LinkedHashMap<>();
+            if (GeneralChecker.logOrderSameAsReads(m, order, logStats)) {
+                Result r = withIndexTime(MiniChecker.check(history, anomalies, m, levels, options), t0);
+                r.stats().putAll(logStats);
+                return r;
+            }
+        }
         return withIndexTime(GeneralChecker.check(history, anomalies, m, levels, options,
                 m == null ? LIST_APPEND : RW_REGISTER, order), t0);
     }

@@ -28,6 +28,8 @@ import java.util.Map;
  *   <li>SSER: SER with real-time order ({@link PolygraphBuilder.Variant#TIMED}).</li>
  *   <li>Per-key linearizability is decided for mini-transaction and CAS histories only (unknown here).</li>
  * </ul>
+ * With the database's commit log ({@link LogOrder}), each key's version order is the log's where it gives one: its ww
+ * and rw edges are known, no order is searched for, and each of these is an acyclicity test.
  * Sound and complete for committed transactions; info transactions count as committed when some committed one read
  * their writes, and are otherwise dropped, which only removes constraints: a history valid without them is valid
  * (they may have aborted), and none is refuted because of them.
@@ -70,6 +72,15 @@ public final class GeneralChecker extends LevelEvaluation {
         Result r = check(h, anomalies, o, levels, options, shape);
         r.stats().putAll(logStats);
         return r;
+    }
+
+    /**
+     * Whether {@code order} orders each key of the register history {@code h} (compiled as {@code m}) as its
+     * read-modify-writes do, so that the mini-transaction checkers, which infer the order from the reads, check the
+     * log's order; {@code stats} gets the counts of {@link LogOrder}.
+     */
+    public static boolean logOrderSameAsReads(RegisterIndex m, VersionOrder order, Map<String, Object> stats) {
+        return LogOrder.sameAsReads(Observations.of(m), order, stats);
     }
 
     /** Whether {@code h} is a list-append history (one the general checker reads with {@link ListAppendIndex}). */

@@ -19,6 +19,7 @@ import java.util.List;
  *       falls between a read and that reader's overwrite, W -ww-> R -rw-> W, a cycle with one rw edge. A version
  *       with two read-modify-write children is a lost update, which the caller decides before.</li>
  * </ul>
+ * A register key whose order the commit log gives ({@link LogOrder}) has it as its prefix, without segments.
  * Versions of uncommitted writers are left out; written versions the walk does not reach (a read-modify-write
  * cycle, a read of an uncommitted version) leave their key unordered, and the checks that need them report
  * elsewhere.

@@ -17,8 +17,9 @@ import java.util.Map;
  * The database's commit log as the version order (docs/witness.md): each key's committed versions in the order the
  * log's transactions wrote the key become the key's chain, for rw-register histories as for list-append ones. The
  * checks then have every ww edge (consecutive versions) and every rw edge (each reader of a version to the writer of
- * the next: Adya's DSG, Adya 1999 §3.1.4 "directly anti-depends"; Elle §3 for list-append, where the chain a read
- * shows is this same order) as known edges, so no order is left to search for: each level is one acyclicity test.
+ * the next) as known edges: the direct write- and anti-dependencies of Adya's DSG (Adya 1999, ch. 3), and for lists
+ * Elle's inference (§3) with the log as the append order. No order is left to search for: each level is one
+ * acyclicity test.
  *
  * <p>A key keeps the order the data shows (a list's reads; none for registers, whose order is then searched for as
  * without a log) when the log does not hold exactly its committed versions (a lost write, a version the log lacks)
@@ -103,6 +104,25 @@ final class LogOrder {
         }
         stats.put("version_order", s);
         return o.withChains(chainStart, chain, new Observations.LogPlaces(fromLog, place));
+    }
+
+    /**
+     * Whether the log orders each register key as its read-modify-writes do (each writer right after the version it
+     * read), so that a check inferring the order from the reads (the mini-transaction checkers) checks the log's order:
+     * true when every key the log orders completely has one read-modify-write chain from its initial version, equal to
+     * the log's. Keys the log does not order are checked as without it either way. {@code stats} gets the counts.
+     */
+    static boolean sameAsReads(Observations o, VersionOrder order, Map<String, Object> stats) {
+        Observations logged = apply(o, order, null, stats);
+        KnownVersionOrder reads = KnownVersionOrder.of(o);
+        for (int k = 0; k < o.keys; k++) {
+            if (!logged.log.fromLog()[k]) continue;
+            int[] p = reads.prefix[k];
+            int from = logged.chainStart[k], len = logged.chainStart[k + 1] - from;
+            if (reads.incomplete[k] || !reads.segments.get(k).isEmpty() || p.length != len + 1) return false;
+            for (int i = 0; i < len; i++) if (logged.chain[from + i] != p[i + 1]) return false;
+        }
+        return true;
     }
 
     /**

@@ -45,10 +45,14 @@ final class Observations {
     public final int[] readKey;
     public final int[] readVer;
     public final int[] readOp;
-    /** Per key, the known version order (list-append), initial version excluded; null for register histories. */
+    /**
+     * Per key, the known version order, initial version excluded: a list-append history's (what its reads show, or
+     * the commit log's), or a register history's when a commit log gives it ({@link LogOrder}: keys it does not order
+     * have an empty chain); null for register histories checked without a log.
+     */
     public final int[] chainStart;
     public final int[] chain;
-    /** True for list-append histories (explanations speak of lists). */
+    /** True for list-append histories (explanations speak of lists, and a read observes its whole chain). */
     public final boolean lists;
     /**
      * Where the version order came from the database's commit log: per key, whether its chain is the log's order

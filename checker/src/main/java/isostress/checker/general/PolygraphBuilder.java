@@ -25,7 +25,9 @@ import java.util.Arrays;
  *
  * Where the data reveals the version order (list-append chains), its ww edges, and rw edges from the readers of
  * each version to the writer of the next, are known edges; the appends no read observed follow the last observed
- * one (ww) in an order left open.
+ * one (ww) in an order left open. A commit log's order ({@link LogOrder}) is a chain holding every committed version
+ * of its key, for registers too: the key is then ordered, and the solver has nothing to choose for it. A register
+ * key the log does not order has an empty chain: its writers are all unplaced, after the initial version only.
  */
 final class PolygraphBuilder {
     /** The graph's shape. */

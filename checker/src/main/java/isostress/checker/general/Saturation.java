@@ -168,7 +168,9 @@ final class Saturation {
         }
         baseEdgeCount = graph.size;
         if (o.chainStart == null) return;
-        // Known version order: ww along each chain, and to the appends no read observed.
+        // Known version order: ww along each chain (a list's reads, or the commit log's, which for registers starts the
+        // saturation from the database's ww edges: every commit order must extend them), and to the appends no read
+        // observed.
         boolean[] inChain = new boolean[o.versions];
         int[] last = new int[o.keys];
         Arrays.fill(last, -1);

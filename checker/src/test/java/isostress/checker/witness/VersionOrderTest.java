@@ -137,6 +137,27 @@ class VersionOrderTest {
         assertEquals(1, vo.get("keys_from_log"));
     }
 
+    /**
+     * A mini-transaction history goes to the mini-transaction checkers when the log orders each key as its
+     * read-modify-writes do (they infer that order), and to the general checker with the log's order otherwise.
+     */
+    @Test
+    void miniHistoriesKeepTheirCheckersWhenTheLogAgreesWithTheReads() throws IOException {
+        History h = new Hist().ok(1, "r 1 nil, w 1 1").ok(2, "r 1 1, w 1 2").build();
+        String first = "{\"pos\":1,\"node\":\"n1\",\"txid\":\"1\",\"writes\":[[\"w\",1,1]]}";
+        String second = "{\"pos\":2,\"node\":\"n1\",\"txid\":\"2\",\"writes\":[[\"w\",1,2]]}";
+        IsolationLevel l = IsolationLevel.READ_COMMITTED;
+        Result agrees = check(h, WitnessJoin.join(h, witness(first, second), 10).order(), l);
+        assertEquals(Checker.check(h, List.of(l), CheckOptions.DEFAULTS).shape(), agrees.shape());
+        assertEquals(Verdict.VALID, agrees.level(l).verdict());
+        String firstLater = first.replace("\"pos\":1", "\"pos\":3");
+        Result contradicts = check(h, WitnessJoin.join(h, witness(second, firstLater), 10).order(), l);
+        assertEquals(Checker.RW_REGISTER, contradicts.shape());
+        assertEquals(Verdict.INVALID, contradicts.level(l).verdict(), "T0 -wr-> T1 -ww-> T0 in the log's order");
+        assertTrue(text(contradicts).contains("in the database's commit order (log n1 pos 2 → pos 3)"),
+                text(contradicts));
+    }
+
     /** Writes of failed transactions (failed-but-committed) and unrecorded writes take no part in the order. */
     @Test
     void onlyCommittedWritesOfTheHistoryTakePart() throws IOException {
