@@ -190,6 +190,9 @@ public final class RunReport {
             out.println("  verdict: UNKNOWN — " + (o.unchecked() != null ? o.unchecked() : "no history"));
         } else {
             if (r.witness() != null) out.println("  " + r.witness().summary());
+            if (r.stats().get("version_order") instanceof java.util.Map<?, ?> vo) {
+                out.println("  " + isostress.harness.store.ResultWriter.versionOrder(vo));
+            }
             out.print("  verdict: " + r.verdict().jsonName().toUpperCase(Locale.ROOT));
             if (!r.weakestViolated().isEmpty()) {
                 out.print(" — weakest level violated: " + r.weakestViolated().get(0));

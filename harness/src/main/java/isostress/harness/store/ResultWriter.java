@@ -138,7 +138,7 @@ public final class ResultWriter {
      * "version order: the database's commit log for 12 key(s); ..." for a check whose version order came from the log
      * (docs/witness.md): how many keys it ordered, and why the others were searched as without it.
      */
-    static String versionOrder(java.util.Map<?, ?> vo) {
+    public static String versionOrder(java.util.Map<?, ?> vo) {
         StringBuilder sb = new StringBuilder("version order: the database's commit log for ")
                 .append(vo.get("keys_from_log")).append(" key(s)");
         Object incomplete = vo.get("keys_not_in_log_completely"), contradicted =
