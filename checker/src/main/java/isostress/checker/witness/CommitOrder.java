@@ -5,9 +5,9 @@ import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.Outcome;
 import isostress.checker.model.VersionOrder;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,56 +18,120 @@ import java.util.Map;
  * checkers leave failed transactions out). With several nodes logging a key (replicas, a Galera cluster) the node
  * with the most of its writes gives the order; when another node holds two of its writes in the opposite order, the
  * logs disagree and the key gets no order (said in {@link VersionOrder#disagreements()}): which one the database
- * meant is not for the checker to invent. One pass over the log.
+ * meant is not for the checker to invent.
+ *
+ * <p>Two passes over the log's writes, reusing the join's lookup of each write's op: counting per (key, node), then
+ * filling one array of write indices grouped by (key, node) in log order. Each key's list reads the witness's columns
+ * when asked, so a million transactions' orders cost arrays, not a record per write.
  */
 final class CommitOrder {
     private CommitOrder() {
     }
 
-    static VersionOrder of(History h, Witness w, Map<Long, Long> keyIds, LongPairIntMap writer, int[] opTxn) {
-        Map<Long, Map<Integer, List<VersionOrder.Write>>> byKey = new LinkedHashMap<>();
+    /** @param logOp per log write, the history's op that made it, or {@link LongPairIntMap#MISSING} */
+    static VersionOrder of(History h, Witness w, int[] logOp, int[] opTxn) {
+        LongPairIntMap groupOf = new LongPairIntMap(1024);
+        int groups = 0;
+        int[] count = new int[1024];
+        long[] groupKey = new long[1024];
+        int[] groupNode = new int[1024];
         for (int L = 0; L < w.size(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
-                long key = WitnessJoin.historyKey(keyIds, w, i);
-                int op = writer.get(key, w.value(i));
+                int op = logOp[i];
                 if (op == LongPairIntMap.MISSING || h.outcome(opTxn[op]) == Outcome.FAIL) continue;
-                byKey.computeIfAbsent(key, k -> new HashMap<>(2))
-                        .computeIfAbsent(w.nodeIndex(L), n -> new ArrayList<>())
-                        .add(new VersionOrder.Write(w.value(i), w.node(L), w.pos(L)));
+                int g = groupOf.putIfAbsent(h.opKey(op), w.nodeIndex(L), groups);
+                if (g == groups) {
+                    if (groups == count.length) {
+                        count = java.util.Arrays.copyOf(count, 2 * groups);
+                        groupKey = java.util.Arrays.copyOf(groupKey, 2 * groups);
+                        groupNode = java.util.Arrays.copyOf(groupNode, 2 * groups);
+                    }
+                    groupKey[g] = h.opKey(op);
+                    groupNode[g] = w.nodeIndex(L);
+                    groups++;
+                }
+                count[g]++;
             }
         }
+        int[] start = new int[groups + 1];
+        for (int g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
+        int[] fill = java.util.Arrays.copyOf(start, groups);
+        int[] writeAt = new int[start[groups]], txnAt = new int[start[groups]];
+        for (int L = 0; L < w.size(); L++) {
+            for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
+                int op = logOp[i];
+                if (op == LongPairIntMap.MISSING || h.outcome(opTxn[op]) == Outcome.FAIL) continue;
+                int g = groupOf.get(h.opKey(op), w.nodeIndex(L));
+                writeAt[fill[g]] = i;
+                txnAt[fill[g]++] = L;
+            }
+        }
+        // Per key, its groups (one per node logging it): the largest gives the order, the others are compared.
+        Map<Long, List<Integer>> groupsOfKey = new HashMap<>();
+        for (int g = 0; g < groups; g++) groupsOfKey.computeIfAbsent(groupKey[g], k -> new ArrayList<>(1)).add(g);
         Map<Long, List<VersionOrder.Write>> keys = new HashMap<>();
         Map<Long, String> disagreements = new HashMap<>();
-        for (Map.Entry<Long, Map<Integer, List<VersionOrder.Write>>> e : byKey.entrySet()) {
-            List<VersionOrder.Write> best = null;
-            for (List<VersionOrder.Write> l : e.getValue().values()) if (best == null || l.size() > best.size()) best = l;
+        for (Map.Entry<Long, List<Integer>> e : groupsOfKey.entrySet()) {
+            int best = -1;
+            for (int g : e.getValue()) if (best < 0 || count[g] > count[best]) best = g;
             String why = null;
-            for (List<VersionOrder.Write> other : e.getValue().values()) {
-                if (other != best && why == null) why = disagreement(h.keyName(e.getKey()), best, other);
+            for (int g : e.getValue()) {
+                if (g != best && why == null) {
+                    why = disagreement(h.keyName(e.getKey()), w, new Group(w, writeAt, txnAt, start[best], count[best]),
+                            new Group(w, writeAt, txnAt, start[g], count[g]));
+                }
             }
             if (why != null) disagreements.put(e.getKey(), why);
-            else keys.put(e.getKey(), best);
+            else keys.put(e.getKey(), new Group(w, writeAt, txnAt, start[best], count[best]));
         }
         return new VersionOrder(keys, disagreements);
     }
 
+    /** One node's writes of one key, in its log's order: a view of the witness's columns. */
+    private static final class Group extends AbstractList<VersionOrder.Write> {
+        private final Witness w;
+        private final int[] writeAt, txnAt;
+        private final int from, size;
+
+        Group(Witness w, int[] writeAt, int[] txnAt, int from, int size) {
+            this.w = w;
+            this.writeAt = writeAt;
+            this.txnAt = txnAt;
+            this.from = from;
+            this.size = size;
+        }
+
+        @Override
+        public VersionOrder.Write get(int j) {
+            return new VersionOrder.Write(value(j), w.node(txnAt[from + j]), w.pos(txnAt[from + j]));
+        }
+
+        long value(int j) {
+            return w.value(writeAt[from + j]);
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+    }
+
     /** Why two nodes' orders of one key's writes disagree, or null when the writes both hold are in the same order. */
-    private static String disagreement(String key, List<VersionOrder.Write> a, List<VersionOrder.Write> b) {
+    private static String disagreement(String key, Witness w, Group a, Group b) {
         Map<Long, Integer> at = new HashMap<>();
-        for (int i = 0; i < a.size(); i++) at.put(a.get(i).value(), i);
-        int lastIndex = -1;
-        VersionOrder.Write last = null;
-        for (VersionOrder.Write x : b) {
-            Integer i = at.get(x.value());
+        for (int i = 0; i < a.size(); i++) at.put(a.value(i), i);
+        int lastIndex = -1, last = -1;
+        for (int j = 0; j < b.size(); j++) {
+            Integer i = at.get(b.value(j));
             if (i == null) continue;
             if (i < lastIndex) {
-                VersionOrder.Write ax = a.get(i), al = a.get(lastIndex);
+                VersionOrder.Write ax = a.get(i), al = a.get(lastIndex), bl = b.get(last), bx = b.get(j);
                 return "key " + key + ": " + al.node() + " logs " + ax.value() + " before " + al.value() + " (pos "
-                        + ax.pos() + ", pos " + al.pos() + "), " + x.node() + " logs " + last.value() + " before "
-                        + x.value() + " (pos " + last.pos() + ", pos " + x.pos() + ")";
+                        + ax.pos() + ", pos " + al.pos() + "), " + bx.node() + " logs " + bl.value() + " before "
+                        + bx.value() + " (pos " + bl.pos() + ", pos " + bx.pos() + ")";
             }
             lastIndex = i;
-            last = x;
+            last = j;
         }
         return null;
     }

@@ -97,12 +97,14 @@ public final class WitnessJoin {
         long matched = 0, unrecorded = 0;
         List<Integer> unrecordedListed = new ArrayList<>();
         int[] writersOf = new int[8], countOf = new int[8];
+        int[] logOp = new int[w.writeCount()]; // each log write's op, for the version order (CommitOrder)
         for (int L = 0; L < w.size(); L++) {
             int distinct = 0;
             boolean stray = false;
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                 long key = historyKey(keyIds, w, i);
                 int op = writer.get(key, w.value(i));
+                logOp[i] = op;
                 if (op == LongPairIntMap.MISSING) {
                     if (!h.initial().isInitial(key, w.value(i))) stray = true;
                     continue;
@@ -142,8 +144,9 @@ public final class WitnessJoin {
                 matched++;
             }
         }
-        return classify(h, w, keyIds, writer, opTxn, found, lastLog, torn, nWrites, matched, unrecorded,
+        Joined j = classify(h, w, keyIds, writer, opTxn, found, lastLog, torn, nWrites, matched, unrecorded,
                 unrecordedListed, maxPerKind);
+        return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn));
     }
 
     private static Joined classify(History h, Witness w, Map<Long, Long> keyIds, LongPairIntMap writer,
@@ -181,8 +184,7 @@ public final class WitnessJoin {
         WitnessReport report = new WitnessReport(w.source(), w.size(), matched, infoCommitted, infoAborted,
                 count[Kind.LOST_WRITE.ordinal()], count[Kind.SPLIT_COMMIT.ordinal()],
                 count[Kind.FAILED_BUT_COMMITTED.ordinal()], unrecorded, findings);
-        return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report,
-                CommitOrder.of(h, w, keyIds, writer, opTxn));
+        return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report, null);
     }
 
     /**
@@ -279,7 +281,7 @@ public final class WitnessJoin {
         return out;
     }
 
-    static long historyKey(Map<Long, Long> keyIds, Witness w, int i) {
+    private static long historyKey(Map<Long, Long> keyIds, Witness w, int i) {
         long k = w.key(i);
         if (keyIds.isEmpty()) return k;
         Long mapped = keyIds.get(k);
