@@ -44,11 +44,14 @@ final class LogOrder {
             committedOf[o.verKey[v]]++;
         }
         boolean[] fromLog = new boolean[o.keys];
-        VersionOrder.Write[] place = new VersionOrder.Write[o.versions];
+        int[] at = new int[o.versions];
+        Arrays.fill(at, -1);
+        List<List<VersionOrder.Write>> writesOf = new java.util.ArrayList<>(o.keys);
         int[][] logChain = new int[o.keys][];
         int fromLogCount = 0, incomplete = 0, contradicted = 0;
         for (int k = 0; k < o.keys; k++) {
             List<VersionOrder.Write> writes = order.keys().get(o.keyOf[k]);
+            writesOf.add(writes == null ? List.of() : writes);
             if (writes == null) {
                 if (committedOf[k] == 0 && !order.disagreements().containsKey(o.keyOf[k])) fromLog[k] = true;
                 else if (committedOf[k] > 0 && !order.disagreements().containsKey(o.keyOf[k])) incomplete++;
@@ -57,10 +60,10 @@ final class LogOrder {
             }
             int[] c = new int[writes.size()];
             int len = 0;
-            for (VersionOrder.Write w : writes) {
-                int v = byValue.get(o.keyOf[k], w.value());
-                if (v == LongPairIntMap.MISSING || place[v] != null) continue; // an earlier write of the same txn
-                place[v] = w;
+            for (int j = 0; j < writes.size(); j++) {
+                int v = byValue.get(o.keyOf[k], writes.get(j).value());
+                if (v == LongPairIntMap.MISSING || at[v] >= 0) continue; // not a version: an intermediate write
+                at[v] = j;
                 c[len++] = v;
             }
             logChain[k] = Arrays.copyOf(c, len);
@@ -68,7 +71,8 @@ final class LogOrder {
                 incomplete++;
                 continue;
             }
-            if (o.lists && !readsArePrefix(o, k, logChain[k], place, anomalies)) {
+            if (o.lists && !readsArePrefix(o, k, logChain[k], new Observations.LogPlaces(fromLog, writesOf, at),
+                    anomalies)) {
                 contradicted++;
                 continue;
             }
@@ -81,19 +85,19 @@ final class LogOrder {
             total += fromLog[k] ? logChain[k].length : o.chainStart == null ? 0 : o.chainStart[k + 1] - o.chainStart[k];
         }
         int[] chain = new int[total];
-        int at = 0;
+        int filled = 0;
         for (int k = 0; k < o.keys; k++) {
-            chainStart[k] = at;
+            chainStart[k] = filled;
             if (fromLog[k]) {
-                System.arraycopy(logChain[k], 0, chain, at, logChain[k].length);
-                at += logChain[k].length;
+                System.arraycopy(logChain[k], 0, chain, filled, logChain[k].length);
+                filled += logChain[k].length;
             } else if (o.chainStart != null) {
                 int n = o.chainStart[k + 1] - o.chainStart[k];
-                System.arraycopy(o.chain, o.chainStart[k], chain, at, n);
-                at += n;
+                System.arraycopy(o.chain, o.chainStart[k], chain, filled, n);
+                filled += n;
             }
         }
-        chainStart[o.keys] = at;
+        chainStart[o.keys] = filled;
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("keys_from_log", fromLogCount);
         s.put("keys_not_in_log_completely", incomplete);
@@ -103,7 +107,7 @@ final class LogOrder {
             s.put("disagreements", order.disagreements().values().stream().sorted().limit(10).toList());
         }
         stats.put("version_order", s);
-        return o.withChains(chainStart, chain, new Observations.LogPlaces(fromLog, place));
+        return o.withChains(chainStart, chain, new Observations.LogPlaces(fromLog, writesOf, at));
     }
 
     /**
@@ -131,7 +135,7 @@ final class LogOrder {
      * already (incompatible-order), so comparing the chain compares them all (Elle §3.1: reads are prefixes of the
      * append order).
      */
-    private static boolean readsArePrefix(Observations o, int k, int[] log, VersionOrder.Write[] place,
+    private static boolean readsArePrefix(Observations o, int k, int[] log, Observations.LogPlaces place,
                                           AnomalyLog anomalies) {
         int i = 0;
         for (int j = o.chainStart[k]; j < o.chainStart[k + 1]; j++) {
@@ -150,8 +154,8 @@ final class LogOrder {
      * An incompatible-order anomaly on a read that shows key k's chain past index {@code mismatch}: in the log,
      * {@code next} follows {@code before} (-1: the initial version) where the read shows something else.
      */
-    private static void report(Observations o, int k, int before, int next, int mismatch, VersionOrder.Write[] place,
-                               AnomalyLog anomalies) {
+    private static void report(Observations o, int k, int before, int next, int mismatch,
+                               Observations.LogPlaces place, AnomalyLog anomalies) {
         History h = o.h;
         // The reads that show the chain at the mismatch: those of its versions from there on (one pass).
         boolean[] shows = new boolean[o.versions];
@@ -170,7 +174,8 @@ final class LogOrder {
         if (reader < 0 || next < 0) return; // no read shows it (cannot happen for a chain), or nothing follows
         int from = before < 0 ? o.verTxn[next] : o.verTxn[before];
         Step s = new Step(from, o.verTxn[next], EdgeKind.WW, o.keyOf[k], before < 0 ? null : o.value(before),
-                o.value(next), before < 0, -1, VersionOrder.between(before < 0 ? null : place[before], place[next]));
+                o.value(next), before < 0, -1,
+                VersionOrder.between(before < 0 ? null : place.place(before, k), place.place(next, k)));
         anomalies.nonCycle(ListAnomalies.of(h, AnomalyType.INCOMPATIBLE_ORDER, reader, readOp,
                 List.of(o.verTxn[next]), List.of(s)));
     }

@@ -4,7 +4,10 @@ import isostress.checker.history.History;
 import isostress.checker.index.TxnReads;
 import isostress.checker.index.RegisterIndex;
 
+import isostress.checker.model.VersionOrder;
+
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What the general checkers need from a history, whatever its data type: the committed transactions, the versions
@@ -113,12 +116,21 @@ final class Observations {
                 accWrite, readStart, readKey, readVer, readOp, newChainStart, newChain, lists, names, keyIds, places);
     }
 
-    /** Where the log places versions, per key and per version (see {@link #log}). */
-    record LogPlaces(boolean[] fromLog, isostress.checker.model.VersionOrder.Write[] place) {
+    /**
+     * Where the log places versions (see {@link #log}): per key whether its order is the log's, and its writes in the
+     * log; per version the index of its write there, -1 for none (an initial version, or a key the log does not
+     * give). Indices rather than the writes themselves: a million transactions' versions keep no record each.
+     */
+    record LogPlaces(boolean[] fromLog, List<List<VersionOrder.Write>> writes, int[] at) {
+        /** Version v's write in the log, or null. */
+        VersionOrder.Write place(int v, int k) {
+            return at[v] < 0 ? null : writes.get(k).get(at[v]);
+        }
+
         /** "log n1 pos 17 → pos 23" for the order of v1 and v2 when key k's order is the log's, else null. */
         String between(int k, int v1, int v2) {
-            if (!fromLog[k] || place[v2] == null) return null;
-            return isostress.checker.model.VersionOrder.between(place[v1], place[v2]);
+            if (!fromLog[k] || at[v2] < 0) return null;
+            return VersionOrder.between(place(v1, k), place(v2, k));
         }
     }
 

@@ -76,7 +76,8 @@ class VersionOrderTest {
     @Test
     void listsValidUnderSomeOrderButNotTheLogs() throws IOException {
         History h = new Hist().ok(1, "append 1 1, r 2 []").ok(2, "append 1 2, append 2 5").build();
-        Witness w = witness("{\"pos\":17,\"node\":\"n1\",\"txid\":\"731\",\"writes\":[[\"append\",1,2],[\"append\",2,5]]}",
+        Witness w = witness(
+                "{\"pos\":17,\"node\":\"n1\",\"txid\":\"731\",\"writes\":[[\"append\",1,2],[\"append\",2,5]]}",
                 "{\"pos\":23,\"node\":\"n1\",\"txid\":\"732\",\"writes\":[[\"append\",1,1]]}");
         WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
         assertEquals(0, j.report().findingCount());
@@ -88,7 +89,7 @@ class VersionOrderTest {
                 + "→ pos 23)"), text(r));
     }
 
-    /** T2 reads [2 1], but the log commits T0's append of 1 first: the read shows an order the database did not commit. */
+    /** T2 reads [2 1], but the log commits T0's 1 first: the read shows an order the database did not commit. */
     @Test
     void listReadContradictingTheLogIsAViolation() throws IOException {
         History h = new Hist().ok(1, "append 1 1").ok(2, "append 1 2").ok(3, "r 1 [2 1]").build();
@@ -113,7 +114,9 @@ class VersionOrderTest {
         Witness w = witness("{\"pos\":1,\"node\":\"n1\",\"txid\":\"1\",\"writes\":[[\"append\",1,1]]}",
                 "{\"pos\":2,\"node\":\"n1\",\"txid\":\"2\",\"writes\":[[\"append\",1,2]]}");
         WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
-        for (IsolationLevel l : LEVELS) assertEquals(Verdict.VALID, check(j.resolved(), j.order(), l).level(l).verdict(), l.alias());
+        for (IsolationLevel l : LEVELS) {
+            assertEquals(Verdict.VALID, check(j.resolved(), j.order(), l).level(l).verdict(), l.alias());
+        }
     }
 
     /** Two nodes ordering key 1's writes differently: said, and the key's order is searched for. */

@@ -18,8 +18,9 @@ import java.nio.file.Path;
  * {@code isostress check H --witness W} with and without the log's version order (the figures are in
  * docs/witness.md). Not a timed test: it only writes the two files. {@code mvn -o -B -q -pl checker,generator test
  * -Dtest=WitnessFilesBench -Dsurefire.excludedGroups= -Disostress.wbench.dir=DIR [-Disostress.wbench.txns=1000000]
- * [-Disostress.wbench.workload=rw-register|list-append] [-Disostress.wbench.level=serializable] [-Disostress.wbench.keys=N]} (uniform keys: 10,000 registers, 100,000
- * lists by default, which keeps the lists read short): writes
+ * [-Disostress.wbench.workload=rw-register|list-append] [-Disostress.wbench.level=serializable]
+ * [-Disostress.wbench.keys=N]} (uniform keys: 10,000 registers, 100,000 lists by default, which keeps the lists
+ * read short): writes
  * DIR/history.jsonl and DIR/witness.jsonl.
  */
 @Tag("bench")
@@ -32,8 +33,8 @@ class WitnessFilesBench {
         GeneralSimulation.Level level = GeneralSimulation.Level.valueOf(System.getProperty("isostress.wbench.level",
                 "serializable").toUpperCase().replace('-', '_'));
         GeneralSimulation.Config c = new GeneralSimulation.Config(txns, 16, 4, false, 0.5,
-                new KeyDistribution.Uniform(Integer.getInteger("isostress.wbench.keys", lists ? 100_000 : 10_000)), lists ? GeneralSimulation.Workload.LIST_APPEND
-                : GeneralSimulation.Workload.RW_REGISTER, level, 0.01, 0.01, 42);
+                new KeyDistribution.Uniform(Integer.getInteger("isostress.wbench.keys", lists ? 100_000 : 10_000)),
+                lists ? GeneralSimulation.Workload.LIST_APPEND : GeneralSimulation.Workload.RW_REGISTER, level, 0.01, 0.01, 42);
         Files.createDirectories(dir);
         String op = lists ? "append" : "w";
         History h;

@@ -59,7 +59,8 @@ class WitnessOrderDifferentialTest {
         run("list-append", count, LIST_SIM_LEVELS, GeneralSimulation.Workload.LIST_APPEND);
     }
 
-    private static void run(String what, int count, GeneralSimulation.Level[] sims, GeneralSimulation.Workload workload) {
+    private static void run(String what, int count, GeneralSimulation.Level[] sims,
+                            GeneralSimulation.Workload workload) {
         IsolationLevel[] levels = REGISTER_LEVELS;
         AtomicLongArray valid = new AtomicLongArray(levels.length), invalid = new AtomicLongArray(levels.length);
         AtomicLong skipped = new AtomicLong(), validWithout = new AtomicLong();
