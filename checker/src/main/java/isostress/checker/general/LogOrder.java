@@ -1,7 +1,6 @@
 package isostress.checker.general;
 
 import isostress.checker.history.History;
-import isostress.checker.history.LongPairIntMap;
 import isostress.checker.index.AnomalyLog;
 import isostress.checker.model.AnomalyType;
 import isostress.checker.model.EdgeKind;
@@ -32,16 +31,12 @@ final class LogOrder {
 
     /** {@code o} with the log's order on every key it orders completely; {@code stats} gets the counts. */
     static Observations apply(Observations o, VersionOrder order, AnomalyLog anomalies, Map<String, Object> stats) {
+        long t0 = System.nanoTime();
         int written = o.versions - o.keys;
-        // (key, value) -> version: a version is named by its register value, or by its list's last element.
-        LongPairIntMap byValue = new LongPairIntMap(Math.max(16, written));
+        // A log write names its transaction; its version of the key is the transaction's last write of it.
         int[] committedOf = new int[o.keys];
         for (int v = 0; v < written; v++) {
-            if (o.accWrite[v] != v || !o.included[o.verTxn[v]]) continue;
-            Long value = o.value(v);
-            if (value == null) continue;
-            byValue.put(o.keyOf[o.verKey[v]], value, v);
-            committedOf[o.verKey[v]]++;
+            if (o.accWrite[v] == v && o.included[o.verTxn[v]]) committedOf[o.verKey[v]]++;
         }
         boolean[] fromLog = new boolean[o.keys];
         int[] at = new int[o.versions];
@@ -61,8 +56,12 @@ final class LogOrder {
             int[] c = new int[writes.size()];
             int len = 0;
             for (int j = 0; j < writes.size(); j++) {
-                int v = byValue.get(o.keyOf[k], writes.get(j).value());
-                if (v == LongPairIntMap.MISSING || at[v] >= 0) continue; // not a version: an intermediate write
+                VersionOrder.Write w = writes.get(j);
+                int t = w.txn();
+                if (t < 0 || t >= o.n || !o.included[t]) continue;
+                int v = o.written(t, k);
+                // Not a version: an intermediate write (the transaction wrote the key again), or one seen already.
+                if (v < 0 || at[v] >= 0 || !Long.valueOf(w.value()).equals(o.value(v))) continue;
                 at[v] = j;
                 c[len++] = v;
             }
@@ -106,6 +105,7 @@ final class LogOrder {
         if (!order.disagreements().isEmpty()) {
             s.put("disagreements", order.disagreements().values().stream().sorted().limit(10).toList());
         }
+        s.put("ms", (System.nanoTime() - t0) / 1_000_000);
         stats.put("version_order", s);
         return o.withChains(chainStart, chain, new Observations.LogPlaces(fromLog, writesOf, at));
     }

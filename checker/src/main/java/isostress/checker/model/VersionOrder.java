@@ -21,8 +21,9 @@ public record VersionOrder(Map<Long, List<Write>> keys, Map<Long, String> disagr
      * @param value the value written (a register value, or the element appended)
      * @param node  the node whose log holds it
      * @param pos   its log transaction's position in that node's log
+     * @param txn   the history's transaction that made it (the join names it by the value)
      */
-    public record Write(long value, String node, long pos) {
+    public record Write(long value, String node, long pos, int txn) {
     }
 
     public VersionOrder {

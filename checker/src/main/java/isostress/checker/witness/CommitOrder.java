@@ -56,13 +56,14 @@ final class CommitOrder {
         int[] start = new int[groups + 1];
         for (int g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
         int[] fill = java.util.Arrays.copyOf(start, groups);
-        int[] writeAt = new int[start[groups]], txnAt = new int[start[groups]];
+        int[] writeAt = new int[start[groups]], txnAt = new int[start[groups]], writer = new int[start[groups]];
         for (int L = 0; L < w.size(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                 int op = logOp[i];
                 if (op == LongPairIntMap.MISSING || h.outcome(opTxn[op]) == Outcome.FAIL) continue;
                 int g = groupOf.get(h.opKey(op), w.nodeIndex(L));
                 writeAt[fill[g]] = i;
+                writer[fill[g]] = opTxn[op];
                 txnAt[fill[g]++] = L;
             }
         }
@@ -77,12 +78,12 @@ final class CommitOrder {
             String why = null;
             for (int g : e.getValue()) {
                 if (g != best && why == null) {
-                    why = disagreement(h.keyName(e.getKey()), w, new Group(w, writeAt, txnAt, start[best], count[best]),
-                            new Group(w, writeAt, txnAt, start[g], count[g]));
+                    why = disagreement(h.keyName(e.getKey()), w, new Group(w, writeAt, txnAt, writer, start[best], count[best]),
+                            new Group(w, writeAt, txnAt, writer, start[g], count[g]));
                 }
             }
             if (why != null) disagreements.put(e.getKey(), why);
-            else keys.put(e.getKey(), new Group(w, writeAt, txnAt, start[best], count[best]));
+            else keys.put(e.getKey(), new Group(w, writeAt, txnAt, writer, start[best], count[best]));
         }
         return new VersionOrder(keys, disagreements);
     }
@@ -90,20 +91,22 @@ final class CommitOrder {
     /** One node's writes of one key, in its log's order: a view of the witness's columns. */
     private static final class Group extends AbstractList<VersionOrder.Write> {
         private final Witness w;
-        private final int[] writeAt, txnAt;
+        private final int[] writeAt, txnAt, writer;
         private final int from, size;
 
-        Group(Witness w, int[] writeAt, int[] txnAt, int from, int size) {
+        Group(Witness w, int[] writeAt, int[] txnAt, int[] writer, int from, int size) {
             this.w = w;
             this.writeAt = writeAt;
             this.txnAt = txnAt;
+            this.writer = writer;
             this.from = from;
             this.size = size;
         }
 
         @Override
         public VersionOrder.Write get(int j) {
-            return new VersionOrder.Write(value(j), w.node(txnAt[from + j]), w.pos(txnAt[from + j]));
+            return new VersionOrder.Write(value(j), w.node(txnAt[from + j]), w.pos(txnAt[from + j]),
+                    writer[from + j]);
         }
 
         long value(int j) {

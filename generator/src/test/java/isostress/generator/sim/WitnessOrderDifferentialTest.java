@@ -150,7 +150,7 @@ class WitnessOrderDifferentialTest {
         for (Map.Entry<Long, List<Integer>> e : writers.entrySet()) {
             List<VersionOrder.Write> ws = new ArrayList<>();
             for (int t : e.getValue()) {
-                ws.add(new VersionOrder.Write(finalWrites(h, t, lists).get(e.getKey()), "n1", ++pos));
+                ws.add(new VersionOrder.Write(finalWrites(h, t, lists).get(e.getKey()), "n1", ++pos, t));
             }
             keys.put(e.getKey(), ws);
         }
