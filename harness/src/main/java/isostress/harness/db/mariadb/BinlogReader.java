@@ -190,7 +190,8 @@ final class BinlogReader {
             case MARIADB_GTID -> {
                 MariadbGtidEventData g = e.getData();
                 resetTransaction();
-                gtid = g.getDomainId() + "-" + g.getServerId() + "-" + g.getSequence();
+                // The event's data leaves the server id unset: it is the header's (the server that wrote the event).
+                gtid = g.getDomainId() + "-" + h.getServerId() + "-" + g.getSequence();
             }
             case TABLE_MAP -> {
                 TableMapEventData t = e.getData();
