@@ -58,10 +58,12 @@ final class BinlogCapture implements CommitLogCapture {
         try {
             List<String[]> starts = new ArrayList<>();
             for (DbNode n : db.nodes()) starts.add(masterStatus(n, login, true));
+            boolean galera = db.nodes().size() > 1;
             for (int i = 0; i < db.nodes().size(); i++) {
                 DbNode n = db.nodes().get(i);
                 BinlogReader r = new BinlogReader(n.name(), n.host(), n.clientPort(), db.user(), db.password(),
-                        serverId + i, starts.get(i)[0], Long.parseLong(starts.get(i)[1]), capture::write);
+                        serverId + i, starts.get(i)[0], Long.parseLong(starts.get(i)[1]), capture::write,
+                        galera ? () -> masterStatus(n, login, false) : null);
                 capture.readers.add(r);
                 r.start();
             }
@@ -173,7 +175,8 @@ final class BinlogCapture implements CommitLogCapture {
                 while (r.readPos() < target && r.problem() == null) {
                     if (System.currentTimeMillis() > deadline) {
                         throw new IOException("check.witness: the binary log of " + n.name() + " was not read to its "
-                                + "end (" + end[0] + ":" + end[1] + ") within " + DRAIN_MS / 1000 + " s; "
+                                + "end (" + end[0] + ":" + end[1] + ") within " + DRAIN_MS / 1000 + " s"
+                                + (r.lastFailure() == null ? "" : " (last: " + r.lastFailure() + ")") + "; "
                                 + transactions() + " transactions were written");
                     }
                     Thread.sleep(50);

@@ -9,6 +9,7 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.network.ServerException;
 
 import java.io.IOException;
 import java.io.Serializable;
@@ -21,6 +22,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * One node's binary log, read as a replica reads it (a binlog dump from a position) on a thread of its own, its
@@ -32,14 +35,39 @@ import java.util.function.Consumer;
  * <p>A lost connection (the server was killed) is followed by a new one from the end of the last transaction read,
  * every half second until the server is back: the transaction cut in the middle is read again whole, and nothing is
  * written twice (a line is written only past the last position written).
+ *
+ * <p>A Galera node that rejoins by a full state transfer (rsync) gets the donor's data directory, binary log
+ * included: the position it was read to no longer exists (the server refuses it, error 1236). Its log is then read
+ * from its end at that time (the writesets in between are in the other nodes' logs), and its lines' positions
+ * start a new generation ({@link #GENERATION_SHIFT}) so they still increase. On a single server that refusal
+ * ends the capture: no other log holds what was skipped.
  */
 final class BinlogReader {
     private static final long RETRY_MS = 500;
+    /** ER_MASTER_FATAL_ERROR_READING_BINLOG: the asked position is not in the server's log. */
+    private static final int NO_SUCH_POSITION = 1236;
+    /** A line's pos: the log's generation above this bit, {@link BinlogRows#pos} below. */
+    static final int GENERATION_SHIFT = 48;
+    /**
+     * The client logs every connection at INFO through java.util.logging, twice a second while a killed server is
+     * down; kept here, as the logging framework holds its loggers weakly.
+     */
+    private static final Logger CLIENT_LOG = Logger.getLogger(BinaryLogClient.class.getName());
+
+    static {
+        CLIENT_LOG.setLevel(Level.WARNING);
+    }
+
+    /** The node's end of the log now, {file, offset}: where reading goes on after a state transfer. */
+    interface EndOfLog {
+        String[] now() throws IOException;
+    }
 
     private final String node, host, user, password;
     private final int port;
     private final long serverId;
     private final Consumer<String> out;
+    private final EndOfLog endOfLog;
     private final Thread thread;
     private final CompletableFuture<Void> connected = new CompletableFuture<>();
     private volatile boolean stopping;
@@ -59,12 +87,19 @@ final class BinlogReader {
     private volatile long readPos;
     private long lastWritten = Long.MIN_VALUE;
     private volatile long written;
+    /** Times the node's log was replaced by a state transfer; lines of a later generation have a greater pos. */
+    private long generation;
+    /** How the current connection ended, when the client says (reset at each connection). */
+    private volatile Exception failure;
+    private volatile String lastFailure;
 
     /**
-     * @param serverId the id the reader announces itself with, as a replica: unique among the server's replicas
+     * @param serverId  the id the reader announces itself with, as a replica: unique among the server's replicas
+     * @param endOfLog  for a Galera node, where to go on when a state transfer replaced its log; null for a single
+     *                  server
      */
     BinlogReader(String node, String host, int port, String user, String password, long serverId, String file,
-                 long offset, Consumer<String> out) {
+                 long offset, Consumer<String> out, EndOfLog endOfLog) {
         this.node = node;
         this.host = host;
         this.port = port;
@@ -72,6 +107,7 @@ final class BinlogReader {
         this.password = password;
         this.serverId = serverId;
         this.out = out;
+        this.endOfLog = endOfLog;
         this.resumeFile = file;
         this.resumeOffset = offset;
         this.file = file;
@@ -112,6 +148,11 @@ final class BinlogReader {
         return readPos;
     }
 
+    /** What the server or the link last said when a connection ended, or null. */
+    String lastFailure() {
+        return lastFailure;
+    }
+
     /** Why reading stopped before it was asked to, or null. */
     String problem() {
         return problem;
@@ -132,9 +173,22 @@ final class BinlogReader {
                 public void onConnect(BinaryLogClient client) {
                     connected.complete(null);
                 }
+
+                @Override
+                public void onCommunicationFailure(BinaryLogClient client, Exception ex) {
+                    failure = ex;
+                    lastFailure = ex.getMessage();
+                }
+
+                @Override
+                public void onEventDeserializationFailure(BinaryLogClient client, Exception ex) {
+                    problem = "check.witness: " + node + "'s binary log at " + file + " could not be decoded: "
+                            + ex.getMessage();
+                }
             });
             client = c;
             resetTransaction();
+            failure = null;
             try {
                 c.connect(); // returns when the connection ends
             } catch (IOException | RuntimeException e) {
@@ -145,11 +199,32 @@ final class BinlogReader {
                 // the server is down or restarting: try again
             }
             if (stopping) return;
+            if (failure instanceof ServerException se && se.getErrorCode() == NO_SUCH_POSITION) positionGone(se);
             try {
                 Thread.sleep(RETRY_MS);
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /** The server no longer has the position to go on from. */
+    private void positionGone(ServerException e) {
+        if (endOfLog == null) {
+            problem = "check.witness: " + node + "'s binary log no longer holds " + resumeFile + ":" + resumeOffset
+                    + ", where reading was to go on (" + e.getMessage() + ")";
+            return;
+        }
+        try {
+            String[] end = endOfLog.now();
+            generation++;
+            resumeFile = end[0];
+            resumeOffset = Long.parseLong(end[1]);
+            file = resumeFile;
+            fileIndex = BinlogRows.fileIndex(file);
+            readPos = BinlogRows.pos(fileIndex, resumeOffset);
+        } catch (IOException | RuntimeException ex) {
+            // the node is not back yet: try again with the next connection
         }
     }
 
@@ -184,7 +259,9 @@ final class BinlogReader {
                 RotateEventData r = e.getData();
                 file = r.getBinlogFilename();
                 fileIndex = BinlogRows.fileIndex(file);
-                if (r.getBinlogPosition() > 0) readPos = Math.max(readPos, BinlogRows.pos(fileIndex, r.getBinlogPosition()));
+                if (r.getBinlogPosition() > 0) {
+                    readPos = Math.max(readPos, BinlogRows.pos(fileIndex, r.getBinlogPosition()));
+                }
                 return;
             }
             case MARIADB_GTID -> {
@@ -230,7 +307,7 @@ final class BinlogReader {
 
     /** The transaction's end: its line (when it wrote the workload's keys), and a new connection starts after it. */
     private void commit(EventHeaderV4 h) {
-        long pos = BinlogRows.pos(fileIndex, h.getNextPosition());
+        long pos = generation << GENERATION_SHIFT | BinlogRows.pos(fileIndex, h.getNextPosition());
         // A transaction without writes to the workload's tables tells the join nothing.
         if (pos > lastWritten && !writes.isEmpty()) {
             out.accept(BinlogRows.line(pos, node, gtid == null ? "?" : gtid, writes));
