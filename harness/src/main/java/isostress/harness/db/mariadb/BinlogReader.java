@@ -170,11 +170,6 @@ final class BinlogReader {
             c.registerEventListener(this::onEvent);
             c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
                 @Override
-                public void onConnect(BinaryLogClient client) {
-                    connected.complete(null);
-                }
-
-                @Override
                 public void onCommunicationFailure(BinaryLogClient client, Exception ex) {
                     failure = ex;
                     lastFailure = ex.getMessage();
@@ -189,14 +184,19 @@ final class BinlogReader {
             client = c;
             resetTransaction();
             failure = null;
+            Exception ended = null;
             try {
                 c.connect(); // returns when the connection ends
             } catch (IOException | RuntimeException e) {
-                if (!connected.isDone()) {
-                    connected.completeExceptionally(e);
-                    return;
-                }
-                // the server is down or restarting: try again
+                ended = e; // the server is down or restarting: try again
+            }
+            if (!connected.isDone()) {
+                // The first connection ended before the log's first event: the login or the dump was refused
+                // (a dump refused for want of REPLICATION SLAVE comes after a successful login).
+                Exception why = ended != null ? ended : failure;
+                connected.completeExceptionally(why != null ? why
+                        : new IOException("the server closed the connection before sending its log"));
+                return;
             }
             if (stopping) return;
             if (failure instanceof ServerException se && se.getErrorCode() == NO_SUCH_POSITION) positionGone(se);
@@ -234,6 +234,7 @@ final class BinlogReader {
     }
 
     private void onEvent(Event e) {
+        connected.complete(null); // the dump started: the server sends its log's first events at once
         if (problem != null) return;
         try {
             handle(e);
