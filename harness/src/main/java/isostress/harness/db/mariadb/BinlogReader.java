@@ -182,6 +182,7 @@ final class BinlogReader {
                 }
             });
             client = c;
+            if (stopping) return; // stop() may have disconnected the client before this one
             resetTransaction();
             failure = null;
             Exception ended = null;
