@@ -69,10 +69,23 @@ public final class LongPairIntMap {
 
     /** Returns the value for (a, b), first setting it to {@code value} when absent. */
     public int putIfAbsent(long a, long b, int value) {
-        int v = get(a, b);
-        if (v != MISSING) return v;
-        put(a, b, value);
-        return value;
+        if (value < 0) throw new IllegalArgumentException("negative value " + value);
+        // One probe sequence (not get, then put): an absent pair ends at the empty slot it takes.
+        int i = slot(a, b);
+        long[] s = slots;
+        while (true) {
+            int j = i * 3;
+            long v = s[j + 2];
+            if (v == 0) {
+                s[j] = a;
+                s[j + 1] = b;
+                s[j + 2] = value + 1L;
+                if (++size * 2 > mask) grow();
+                return value;
+            }
+            if (s[j] == a && s[j + 1] == b) return (int) v - 1;
+            i = (i + 1) & mask;
+        }
     }
 
     private int slot(long a, long b) {

@@ -127,7 +127,31 @@ public final class Witness {
          * @return null, or why it cannot follow the ones before (its position does not increase within its node)
          */
         public String begin(String node, long position, String txid, int srcLine) {
-            Integer n = nodeIds.get(node);
+            Long num = canonicalLong(txid);
+            String why = begin(node, position, srcLine);
+            if (why != null) return why;
+            if (num != null) {
+                txidNum[size - 1] = num;
+            } else {
+                if (txidText == null) txidText = new String[pos.length];
+                txidText[size - 1] = txid;
+            }
+            return null;
+        }
+
+        /** As {@link #begin(String, long, String, int)}, the transaction id a number written canonically. */
+        String begin(String node, long position, long txid, int srcLine) {
+            String why = begin(node, position, srcLine);
+            if (why == null) txidNum[size - 1] = txid;
+            return why;
+        }
+
+        private String lastNode;
+        private int lastNodeId;
+
+        private String begin(String node, long position, int srcLine) {
+            // The reader's fast path hands the same string for the same node: no map lookup a line.
+            Integer n = node == lastNode ? Integer.valueOf(lastNodeId) : nodeIds.get(node);
             if (n == null) {
                 n = nodes.size();
                 nodes.add(node);
@@ -138,6 +162,8 @@ public final class Witness {
                         + lastPos[n] + ")";
             }
             lastPos[n] = position;
+            lastNode = node;
+            lastNodeId = n;
             if (size == pos.length) {
                 int c = size + (size >> 1);
                 nodeOf = Arrays.copyOf(nodeOf, c);
@@ -150,13 +176,6 @@ public final class Witness {
             nodeOf[size] = n;
             pos[size] = position;
             line[size] = srcLine;
-            Long num = canonicalLong(txid);
-            if (num != null) {
-                txidNum[size] = num;
-            } else {
-                if (txidText == null) txidText = new String[pos.length];
-                txidText[size] = txid;
-            }
             writeEnd[size] = writes;
             size++;
             return null;

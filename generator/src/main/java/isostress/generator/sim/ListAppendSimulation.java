@@ -42,6 +42,7 @@ public final class ListAppendSimulation {
 
     private final Config c;
     private final Writer out;
+    private final SimulatedLog log;
     private final SplittableRandom rnd;
     private final StringBuilder sb = new StringBuilder(1024);
     /** The pool of active keys, and appends planned per pool slot. */
@@ -54,9 +55,10 @@ public final class ListAppendSimulation {
     private final java.util.Map<Long, Integer> users = new java.util.HashMap<>();
     private long index;
 
-    private ListAppendSimulation(Config c, Writer out) {
+    private ListAppendSimulation(Config c, Writer out, SimulatedLog log) {
         this.c = c;
         this.out = out;
+        this.log = log;
         this.rnd = new SplittableRandom(c.seed());
         this.pool = new long[c.activeKeys()];
         this.planned = new int[c.activeKeys()];
@@ -65,7 +67,12 @@ public final class ListAppendSimulation {
 
     /** Writes the run to {@code out} as JSON lines. */
     public static void run(Config c, Writer out) throws IOException {
-        new ListAppendSimulation(c, out).run();
+        new ListAppendSimulation(c, out, null).run();
+    }
+
+    /** As {@link #run(Config, Writer)}, with the store's commit log written to {@code log}. */
+    public static void run(Config c, Writer out, SimulatedLog log) throws IOException {
+        new ListAppendSimulation(c, out, log).run();
     }
 
     /** One session's transaction in flight: kinds (true: append), keys, appended values. */
@@ -99,6 +106,7 @@ public final class ListAppendSimulation {
                 invoked[s] = true;
             } else {
                 execute(txn[s]);
+                if (log != null) log.commit(txn[s].key, txn[s].value, txn[s].append, true, txn[s].size);
                 line(s, "ok", txn[s], false);
                 release(txn[s]);
                 invoked[s] = false;

@@ -136,11 +136,12 @@ public final class MiniSimulation {
                         state[s] = IDLE;
                     } else if (r < c.failRate() + c.infoRate()) {
                         boolean took = rnd.nextBoolean() && execute(ops[s], start[s]);
-                        if (!took) ops[s].forgetReads();
+                        if (took) sink.commit(process[s], ops[s]); else ops[s].forgetReads();
                         sink.complete(index++, process[s], Outcome.INFO, ops[s]);
                         process[s] += n;
                         state[s] = IDLE;
                     } else if (execute(ops[s], start[s])) {
+                        sink.commit(process[s], ops[s]);
                         state[s] = EXECUTED;
                     } else {
                         ops[s].forgetReads(); // first committer wins: aborted

@@ -16,6 +16,13 @@ public interface TxnSink {
     /** The transaction of {@code process} completed. */
     void complete(long index, long process, Outcome outcome, TxnOps ops) throws IOException;
 
+    /**
+     * The transaction of {@code process} took effect in the simulated store: called in commit order, between its
+     * invocation and its completion (an {@code info} transaction that took effect included).
+     */
+    default void commit(long process, TxnOps ops) throws IOException {
+    }
+
     /** Called once at the end. */
     default void finish() throws IOException {
     }

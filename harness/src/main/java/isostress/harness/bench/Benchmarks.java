@@ -24,4 +24,14 @@ public final class Benchmarks {
                               PrintWriter out) throws IOException, InterruptedException {
         AbortRateSweep.run(version, sessions, txns, keys, dist, ops, out);
     }
+
+    /**
+     * {@link WitnessCost}: returns {mean commits/s without the capture, mean with, median of the per-pair ratios
+     * with/without}.
+     */
+    public static double[] witness(String version, int pairs, int transactions, PrintWriter out)
+            throws IOException, InterruptedException {
+        WitnessCost.Result r = WitnessCost.run(version, pairs, transactions, out);
+        return new double[] {r.meanOff(), r.meanOn(), r.medianRatio()};
+    }
 }

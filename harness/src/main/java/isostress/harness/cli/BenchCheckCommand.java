@@ -9,7 +9,12 @@ import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
 import isostress.generator.KeyDistribution;
 import isostress.generator.sim.JsonlSink;
+import isostress.checker.witness.Witness;
+import isostress.checker.witness.WitnessJoin;
+import isostress.checker.witness.WitnessReader;
 import isostress.generator.sim.ListAppendSimulation;
+import isostress.generator.sim.LoggingSink;
+import isostress.generator.sim.SimulatedLog;
 import isostress.generator.sim.MiniSimulation;
 import isostress.generator.sim.TextSink;
 import isostress.generator.sim.TxnSink;
@@ -86,6 +91,11 @@ public final class BenchCheckCommand implements Callable<Integer> {
                     + "over the run: lost-update:1, lost-update:100, write-skew:1.")
     String inject;
 
+    @Option(names = "--witness",
+            description = "Also write the simulated store's commit log (a witness, in commit order) beside the history, "
+                    + "and time reading it and joining it with the history, as a run that captured its log does.")
+    boolean witness;
+
     @Override
     public Integer call() throws Exception {
         HistoryFormat fmt = CheckCommand.parseFormat(format);
@@ -102,13 +112,22 @@ public final class BenchCheckCommand implements Callable<Integer> {
         long g0 = System.nanoTime();
         ViolationSink.Spec violations = injected();
         if (lists && violations != null) throw new Main.UsageException("--inject applies to --kind mt");
-        try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16)) {
+        if (witness && (violations != null || fmt != HistoryFormat.JSONL)) {
+            // Injected transactions are the history's only, so the log would call their writes lost.
+            throw new Main.UsageException("--witness goes with a jsonl history without --inject");
+        }
+        Path wf = witness ? Path.of(f + ".witness.jsonl") : null;
+        try (Writer w = new BufferedWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8), 1 << 16);
+             Writer lw = wf == null ? Writer.nullWriter()
+                     : new BufferedWriter(Files.newBufferedWriter(wf, StandardCharsets.UTF_8), 1 << 16)) {
+            SimulatedLog log = wf == null ? null : new SimulatedLog(lw);
             if (lists) {
                 ListAppendSimulation.run(new ListAppendSimulation.Config(txns, sessions, 4, reads, activeKeys, listLength,
-                        random.seed), w);
+                        random.seed), w, log);
             } else {
                 TxnSink sink = fmt == HistoryFormat.TEXT ? new TextSink(w) : new JsonlSink(w);
                 if (violations != null) sink = new ViolationSink(sink, violations, txns, keys);
+                if (log != null) sink = new LoggingSink(sink, log);
                 MiniSimulation.run(MiniSimulation.Config.serializable(txns, sessions, distribution(), random.seed), sink);
             }
         }
@@ -134,9 +153,13 @@ public final class BenchCheckCommand implements Callable<Integer> {
         long psiCpu = lastCpuMs;
         long sser = h.realTime() ? time(h, IsolationLevel.STRICT_SERIALIZABLE, valid) : -1;
         long sserCpu = lastCpuMs;
+        long[] join = wf == null ? null : join(h, wf, ser);
         long peak = HeapMeter.peakMb();
         System.out.printf(Locale.ROOT, "peak heap %,d MB%n", peak);
-        if (file == null) Files.deleteIfExists(f);
+        if (file == null) {
+            Files.deleteIfExists(f);
+            if (wf != null) Files.deleteIfExists(wf);
+        }
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("kind", kind);
         line.put("txns", txns);
@@ -151,9 +174,35 @@ public final class BenchCheckCommand implements Callable<Integer> {
         line.put("psi_cpu_ms", psiCpu);
         line.put("sser_ms", sser < 0 ? null : sser);
         line.put("sser_cpu_ms", sser < 0 ? null : sserCpu);
+        if (join != null) {
+            line.put("witness_read_ms", join[0]);
+            line.put("witness_join_ms", join[1]);
+        }
         line.put("peak_heap_mb", peak);
         System.out.println(JsonMapper.builder().build().writeValueAsString(line));
         return Main.VALID;
+    }
+
+    /**
+     * Times reading the witness and joining it with the history (what a run that captured its log adds to its
+     * check), insists that the two accounts agree (the simulation logged every commit), and prints the sum against
+     * the SER check's time; returns {read ms, join ms}.
+     */
+    private static long[] join(History h, Path wf, long serMs) throws java.io.IOException {
+        System.gc();
+        long r0 = System.nanoTime();
+        Witness w = WitnessReader.read(wf);
+        long readMs = ms(r0);
+        long j0 = System.nanoTime();
+        WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
+        long joinMs = ms(j0);
+        if (j.report().findingCount() > 0 || j.report().matched() != j.report().transactions()) {
+            throw new IllegalStateException("the simulated log should agree with its history: " + j.report().summary());
+        }
+        System.out.printf(Locale.ROOT, "witness read %,d ms + join %,d ms = %.1f%% of the SER check (%,d log "
+                + "transactions; target: at most 20%%)%n", readMs, joinMs, 100.0 * (readMs + joinMs) / Math.max(1, serMs),
+                j.report().transactions());
+        return new long[] {readMs, joinMs};
     }
 
     /** CPU time of the last {@link #time} call. */

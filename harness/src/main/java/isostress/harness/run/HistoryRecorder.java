@@ -65,6 +65,14 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Per process, its transaction in flight: {id, invocation index, invocation time}; kept only for a listener. */
     private final Map<Long, long[]> inFlight = new HashMap<>();
 
+    /**
+     * A recorder bug planted on purpose, for tests only: when positive, the n-th acknowledged commit with writes from
+     * now on is recorded as {@code fail}. The witness must catch it as failed-but-committed, which proves the check
+     * does not just trust the recorder. Set by tests of this package before a run, reset after; never set otherwise.
+     */
+    static volatile int plantedMislabelForTests;
+    private int plantedMislabel = plantedMislabelForTests;
+
     /** Opens {@code file} and writes the header: every key starts at {@code initial}. */
     public HistoryRecorder(Path file, long initial) throws IOException {
         out = Files.newOutputStream(file);
@@ -101,6 +109,11 @@ public final class HistoryRecorder implements AutoCloseable {
 
     /** Records the completion of {@code process}'s transaction on {@code node} (null: a single server). */
     public synchronized void complete(long process, Outcome outcome, List<MicroOp> ops, String error, String node) {
+        if (plantedMislabel > 0 && outcome == Outcome.OK && ops.stream().anyMatch(MicroOp::writes)
+                && --plantedMislabel == 0) {
+            outcome = Outcome.FAIL;
+            error = "planted: a committed transaction recorded as failed";
+        }
         HistoryEvent e = txnSlot(HistoryEvent.COMPLETE, process, ops);
         e.outcome = outcome;
         e.error = error;

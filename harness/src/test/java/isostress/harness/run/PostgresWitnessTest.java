@@ -103,6 +103,60 @@ class PostgresWitnessTest {
         assertEquals(info, w.infoCommitted() + w.infoAborted(), info + " info writers; " + w.summary());
     }
 
+    /**
+     * With hot standbys (PostgreSQL 16 decodes on a standby) each node's log is read: every standby's lines are the
+     * primary's, the same commit LSNs and xids in the same order (physical replication replays the primary's WAL),
+     * and the join with several nodes is clean.
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void standbysLogsAreReadAndRepeatThePrimarysInItsOrder() throws Exception {
+        RunOutcome o = Campaigns.run(Campaigns.parse(store, "name: pg-witness-standbys\n"
+                + "database: {type: postgresql, isolation: repeatable-read, replicas: 2, timeout: 2s}\n"
+                + "workload: {type: mini, read-from: any, sessions: 6, transactions: 3000, keys: 20, seed: 8}\n"
+                + "check: {levels: [snapshot-isolation], witness: true}\n"));
+        assertNull(o.error(), o.error());
+        WitnessReport w = o.result().witness();
+        assertEquals(0, w.findingCount(), w.summary());
+        java.util.Map<String, List<String>> perNode = new java.util.TreeMap<>();
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (String line : Files.readAllLines(o.dir().witness())) {
+            com.fasterxml.jackson.databind.JsonNode l = json.readTree(line);
+            perNode.computeIfAbsent(l.get("node").asText(), k -> new java.util.ArrayList<>())
+                    .add(l.get("pos").asText() + " " + l.get("txid").asText() + " " + l.get("writes"));
+        }
+        assertEquals(java.util.Set.of("n1", "n2", "n3"), perNode.keySet(), "every node's log is read");
+        assertTrue(perNode.get("n1").size() > 500, perNode.get("n1").size() + " primary transactions");
+        assertEquals(perNode.get("n1"), perNode.get("n2"), "standby n2 replays the primary's commits in its order");
+        assertEquals(perNode.get("n1"), perNode.get("n3"), "standby n3 replays the primary's commits in its order");
+        assertEquals(3L * perNode.get("n1").size(), w.transactions(), w.summary());
+    }
+
+    /**
+     * A recorder that lies (a bug planted on purpose: one acknowledged commit recorded as {@code fail}) is caught by
+     * the log, which holds that transaction's writes: failed-but-committed, and the run's verdict is invalid.
+     */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void plantedRecorderBugIsCaughtAsFailedButCommitted() throws Exception {
+        HistoryRecorder.plantedMislabelForTests = 700;
+        RunOutcome o;
+        try {
+            o = run("pg-witness-planted", "type: mini, sessions: 4, transactions: 2000, keys: 20, seed: 7", "");
+        } finally {
+            HistoryRecorder.plantedMislabelForTests = 0;
+        }
+        WitnessReport w = o.result().witness();
+        assertEquals(1, w.failedButCommitted(), w.summary());
+        assertEquals(0, w.lostWrite() + w.splitCommit() + w.unrecordedWrite(), w.summary());
+        long planted = Files.readAllLines(o.dir().history()).stream()
+                .filter(l -> l.contains("planted: a committed transaction recorded as failed")).count();
+        assertEquals(1, planted, "the history holds the one mislabelled transaction");
+        assertEquals(1, o.exitStatus(), "a witness finding makes the verdict invalid");
+        assertTrue(Files.readString(o.dir().results()).matches("(?s).*\"failed_but_committed\"\\s*:\\s*1\\b.*"),
+                "results.json counts it");
+    }
+
     /** A server that cannot decode its log (as an external one may be) stops the run before its workload. */
     @Test
     @Timeout(value = 1, unit = TimeUnit.MINUTES)

@@ -1,13 +1,8 @@
 package isostress.harness.db.postgresql;
 
-import isostress.harness.db.CommitLogCapture;
-import isostress.harness.db.RunningDatabase;
+import isostress.harness.db.WitnessLines;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -37,7 +32,7 @@ import java.util.Properties;
  * {@code test_decoding}'s text holds a list's whole value at each append. {@code test_decoding} ships with the
  * server (contrib), in zonky's binaries and Debian's packages alike.
  */
-final class LogicalDecodingCapture implements CommitLogCapture {
+final class LogicalDecodingCapture {
     /**
      * Rows per read, at least: a read stops at the first commit once it has this many rows (a transaction's rows
      * come together), so it may return a few more, and fewer only when it reached the end of the log.
@@ -52,7 +47,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     private final String slot;
     private final boolean temporary;
     private final String node;
-    private final BufferedWriter out;
+    private final WitnessLines out;
     private final Thread poller;
     private volatile boolean stopping;
     private Connection c;
@@ -62,7 +57,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     private boolean logSnapshots;
 
     private LogicalDecodingCapture(String url, Properties login, String slot, boolean temporary, String node,
-                                   Connection c, BufferedWriter out) {
+                                   Connection c, WitnessLines out) {
         this.url = url;
         this.login = login;
         this.slot = slot;
@@ -75,40 +70,43 @@ final class LogicalDecodingCapture implements CommitLogCapture {
     }
 
     /**
-     * Checks the server can decode, creates the slot and starts reading. On a server the harness did not start (an
-     * external one) the slot is temporary, so a harness that is killed leaves no slot holding the server's WAL; it
-     * lives as long as the capture's connection, and a lost connection then ends the capture (the witness is not
-     * joined). A server the harness started is thrown away after the run, and its slot survives the kills the
-     * nemesis deals it.
+     * Checks the server can decode, creates the slot and starts reading {@code node}'s log. On a server the harness
+     * did not start (an external one) the slot is temporary, so a harness that is killed leaves no slot holding the
+     * server's WAL; it lives as long as the capture's connection, and a lost connection then ends the capture (the
+     * witness is not joined). A server the harness started is thrown away after the run, and its slot survives the
+     * kills the nemesis deals it.
+     *
+     * @param primary null for the primary; for a standby, a connection to its primary: a slot on a standby is made
+     *                only once the primary's WAL brings a "running transactions" record, which the primary is asked
+     *                to log while the standby waits
      */
-    static LogicalDecodingCapture start(RunningDatabase db, Path witness) throws IOException {
-        Properties login = new Properties();
-        if (db.user() != null) login.setProperty("user", db.user());
-        if (db.password() != null) login.setProperty("password", db.password());
-        login.setProperty("connectTimeout", "10");
-        login.setProperty("socketTimeout", "30"); // a cut link (a partition) blocks a read at most this long
-        String slot = "isostress_witness_" + ProcessHandle.current().pid() + "_" + System.currentTimeMillis() % 100_000;
-        boolean temporary = !db.nodes().get(0).controllable();
+    static LogicalDecodingCapture start(String url, Properties login, String node, String description,
+                                        boolean temporary, WitnessLines out, Connection primary) throws IOException {
+        String slot = "isostress_witness_" + node + "_" + ProcessHandle.current().pid() + "_"
+                + System.currentTimeMillis() % 100_000;
         boolean logSnapshots;
         Connection c = null;
         try {
-            c = DriverManager.getConnection(db.jdbcUrl(), login);
+            c = DriverManager.getConnection(url, login);
             try (Statement s = c.createStatement()) {
-                String problem = LogicalDecodingCheck.problem(s, db.user());
+                String problem = LogicalDecodingCheck.problem(s, login.getProperty("user"));
                 if (problem != null) throw new IOException(problem);
-                logSnapshots = LogicalDecodingCheck.canLogSnapshots(s);
-                s.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'test_decoding', " + temporary
-                        + ")");
+                logSnapshots = primary == null && LogicalDecodingCheck.canLogSnapshots(s);
+                String create = "SELECT pg_create_logical_replication_slot('" + slot + "', 'test_decoding', "
+                        + temporary + ")";
+                if (primary == null) {
+                    s.execute(create);
+                } else {
+                    StandbySlot.create(s, create, primary);
+                }
             }
         } catch (SQLException | IOException e) {
             close(c);
             if (e instanceof IOException) throw (IOException) e;
-            throw new IOException("check.witness: cannot create a logical replication slot on " + db.description()
+            throw new IOException("check.witness: cannot create a logical replication slot on " + description
                     + ": " + e.getMessage(), e);
         }
-        BufferedWriter out = Files.newBufferedWriter(witness, StandardCharsets.UTF_8);
-        LogicalDecodingCapture capture = new LogicalDecodingCapture(db.jdbcUrl(), login, slot, temporary,
-                db.nodes().get(0).name(), c, out);
+        LogicalDecodingCapture capture = new LogicalDecodingCapture(url, login, slot, temporary, node, c, out);
         capture.logSnapshots = logSnapshots;
         capture.poller.start();
         return capture;
@@ -123,8 +121,8 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         }
     }
 
-    @Override
-    public long transactions() {
+    /** Log transactions written to the file so far. */
+    long transactions() {
         return written;
     }
 
@@ -155,6 +153,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         String commitLsn = null;
         String txid = null;
         List<TestDecodingRows.Write> writes = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT lsn::text, xid::text, data FROM "
                 + "pg_logical_slot_peek_changes(?, NULL, ?, 'include-xids', '1', 'skip-empty-xacts', '1')")) {
             p.setString(1, slot);
@@ -171,9 +170,7 @@ final class LogicalDecodingCapture implements CommitLogCapture {
                         long pos = TestDecodingRows.lsn(commitLsn);
                         // A transaction without writes to the workload's tables tells the join nothing.
                         if (pos > lastPos && !writes.isEmpty()) {
-                            out.write(TestDecodingRows.line(pos, node, txid, writes));
-                            out.write('\n');
-                            written++;
+                            lines.add(TestDecodingRows.line(pos, node, txid, writes));
                         }
                         lastPos = Math.max(lastPos, pos);
                         writes.clear();
@@ -184,7 +181,8 @@ final class LogicalDecodingCapture implements CommitLogCapture {
             }
         }
         if (commitLsn != null) {
-            out.flush(); // the lines are in the file before the slot moves past them
+            out.write(lines); // the lines are in the file before the slot moves past them
+            written += lines.size();
             try (PreparedStatement p = c.prepareStatement("SELECT pg_replication_slot_advance(?, ?::pg_lsn)")) {
                 p.setString(1, slot);
                 p.setString(2, commitLsn);
@@ -215,8 +213,11 @@ final class LogicalDecodingCapture implements CommitLogCapture {
         if (temporary) lost = true; // the temporary slot went with the connection
     }
 
-    @Override
-    public void close() throws IOException, InterruptedException {
+    /**
+     * Reads the rest of the log, waiting for a killed server to be back (within a bound), and drops the slot. The
+     * file is the caller's to close.
+     */
+    void close() throws IOException, InterruptedException {
         stopping = true;
         poller.interrupt();
         poller.join();
@@ -252,7 +253,17 @@ final class LogicalDecodingCapture implements CommitLogCapture {
             }
         } finally {
             disconnect();
-            out.close();
+        }
+    }
+
+    /** The log position the server has replayed (a standby) or written (a primary) up to, as a number. */
+    long replayedOrWritten(boolean standby) throws SQLException {
+        try (Connection r = DriverManager.getConnection(url, login); Statement s = r.createStatement();
+             ResultSet rs = s.executeQuery(standby ? "SELECT pg_last_wal_replay_lsn()::text"
+                     : "SELECT pg_current_wal_lsn()::text")) {
+            rs.next();
+            String lsn = rs.getString(1);
+            return lsn == null ? Long.MIN_VALUE : TestDecodingRows.lsn(lsn);
         }
     }
 }

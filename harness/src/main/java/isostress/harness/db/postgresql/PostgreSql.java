@@ -101,7 +101,7 @@ public final class PostgreSql extends JdbcDatabase {
                 + "external server name its nodes instead" : null;
     }
 
-    /** Logical decoding ({@link LogicalDecodingCapture}). */
+    /** Logical decoding of the primary's log and, from PostgreSQL 16 on, each standby's ({@link PostgresCommitLogs}). */
     @Override
     public boolean capturesCommitLog() {
         return true;
@@ -110,16 +110,18 @@ public final class PostgreSql extends JdbcDatabase {
     /**
      * Logical decoding needs {@code wal_level = logical} (a restart to change; the WAL then also logs what decoding
      * needs of each row). Slots and WAL senders keep their defaults (10 each since PostgreSQL 10): the capture takes
-     * one slot and no sender.
+     * one slot and no sender (and one more on each standby). {@code hot_standby_feedback} (read by standbys only)
+     * keeps the primary's vacuum from removing catalog rows a standby's slot still decodes with, which would
+     * invalidate that slot (the "conflict with recovery" of logical decoding on standbys).
      */
     @Override
     public Map<String, String> captureSettings() {
-        return Map.of("wal_level", "logical");
+        return Map.of("wal_level", "logical", "hot_standby_feedback", "on");
     }
 
     @Override
     public Optional<CommitLogCapture> capture(RunningDatabase db, Path witness) throws IOException {
-        return Optional.of(LogicalDecodingCapture.start(db, witness));
+        return Optional.of(PostgresCommitLogs.start(db, witness));
     }
 
     @Override
