@@ -3,12 +3,10 @@ package isostress.harness.db.mariadb;
 import isostress.harness.db.CommitLogCapture;
 import isostress.harness.db.DbNode;
 import isostress.harness.db.RunningDatabase;
+import isostress.harness.db.WitnessLines;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -42,10 +40,10 @@ final class BinlogCapture implements CommitLogCapture {
     private static final long DRAIN_MS = 60_000;
 
     private final RunningDatabase db;
-    private final BufferedWriter out;
+    private final WitnessLines out;
     private final List<BinlogReader> readers = new ArrayList<>();
 
-    private BinlogCapture(RunningDatabase db, BufferedWriter out) {
+    private BinlogCapture(RunningDatabase db, WitnessLines out) {
         this.db = db;
         this.out = out;
     }
@@ -54,7 +52,7 @@ final class BinlogCapture implements CommitLogCapture {
         Properties login = login(db);
         // The reader's replica id: unique among the server's replicas, and apart from the nodes' own ids (1..n).
         long serverId = 100_000 + ProcessHandle.current().pid() % 100_000 * 10;
-        BinlogCapture capture = new BinlogCapture(db, Files.newBufferedWriter(witness, StandardCharsets.UTF_8));
+        BinlogCapture capture = new BinlogCapture(db, new WitnessLines(witness));
         try {
             List<String[]> starts = new ArrayList<>();
             for (DbNode n : db.nodes()) starts.add(masterStatus(n, login, true));
@@ -143,10 +141,10 @@ final class BinlogCapture implements CommitLogCapture {
         }
     }
 
-    private synchronized void write(String line) {
+    /** One transaction's line, written as it is read: the dump has no batches, and a reader resumes on its own. */
+    private void write(String line) {
         try {
-            out.write(line);
-            out.write('\n');
+            out.write(List.of(line));
         } catch (IOException e) {
             throw new UncheckedIOException(e); // the reader keeps it as its problem
         }
@@ -185,9 +183,7 @@ final class BinlogCapture implements CommitLogCapture {
             }
         } finally {
             stopReaders();
-            synchronized (this) {
-                out.close();
-            }
+            out.close();
         }
     }
 
