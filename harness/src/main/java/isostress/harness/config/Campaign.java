@@ -57,8 +57,9 @@ public record Campaign(String name, Path source, DatabaseSpec database, Workload
      */
     /**
      * The database section the server is started with: the campaign's, plus the settings the commit-log capture
-     * needs when {@code check.witness} is on for a server the harness starts (PostgreSQL's {@code wal_level}); a
-     * setting the campaign names itself wins. Kept apart from {@link #database()}, which is what the file says.
+     * needs when {@code check.witness} is on for a server the harness starts (PostgreSQL's {@code wal_level},
+     * MariaDB's binary log); a setting the campaign names itself wins. Kept apart from {@link #database()}, which is
+     * what the file says.
      */
     public DatabaseSpec serverSpec() {
         return witness && database.provision() != isostress.harness.db.Provision.EXTERNAL

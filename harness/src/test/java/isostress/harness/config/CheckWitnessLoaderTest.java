@@ -22,7 +22,12 @@ class CheckWitnessLoaderTest {
         assertFalse(parse("workload: {type: cas}\n").witness(), "single-register histories are not joined");
         assertFalse(parse("database: {type: postgresql, provision: external, url: 'jdbc:postgresql://h/db'}\n")
                 .witness(), "an external server is not reconfigured unasked");
-        assertFalse(parse("database: {type: mariadb}\n").witness(), "mariadb has no capture");
+        assertEquals(CheckWitness.ON_BY_DEFAULT, parse("database: {type: mariadb}\n").witness(), "local MariaDB");
+        assertEquals(CheckWitness.ON_BY_DEFAULT, parse("database: {type: mariadb, nodes: 3}\n").witness(),
+                "a local Galera cluster");
+        assertFalse(parse("database: {type: mariadb, provision: external, url: 'jdbc:mariadb://h/db'}\n").witness(),
+                "an external MariaDB is not read unasked");
+        assertFalse(parse("database: {type: mysql}\n").witness(), "mysql has no capture");
         assertFalse(parse("check: {witness: false}\n").witness());
     }
 
@@ -41,9 +46,25 @@ class CheckWitnessLoaderTest {
     }
 
     @Test
+    void askedForOnMariaDbItTurnsTheBinaryLogOn() {
+        Campaign c = parse("database: {type: mariadb, nodes: 3}\ncheck: {witness: true}\n");
+        assertTrue(c.witness());
+        assertEquals("mariadb-bin", c.serverSpec().settings().get("log_bin"));
+        assertEquals("ROW", c.serverSpec().settings().get("binlog_format"));
+        assertEquals("FULL", c.serverSpec().settings().get("binlog_row_image"));
+        assertEquals("ON", c.serverSpec().settings().get("log_slave_updates"));
+        assertNull(parse("database: {type: mariadb}\ncheck: {witness: false}\n").serverSpec().settings()
+                .get("log_bin"));
+        Campaign external = parse("database: {type: mariadb, provision: external, url: 'jdbc:mariadb://h/db'}\n"
+                + "check: {witness: true}\n");
+        assertTrue(external.witness());
+        assertNull(external.serverSpec().settings().get("log_bin"), "an external server is checked, not configured");
+    }
+
+    @Test
     void databasesWithoutCaptureAndOtherWorkloadsAreRefused() {
-        hasProblem(problems("database: {type: mariadb}\ncheck:\n  witness: true\n"), "camp.yaml:3 check.witness",
-                "needs a database whose commit log isostress reads (postgresql), was mariadb");
+        hasProblem(problems("database: {type: mysql}\ncheck:\n  witness: true\n"), "camp.yaml:3 check.witness",
+                "needs a database whose commit log isostress reads (postgresql or mariadb), was mysql");
         hasProblem(problems("workload: {type: cas}\ncheck:\n  witness: true\n"), "camp.yaml:3 check.witness",
                 "applies to the mini, rw-register and list-append workloads");
         hasProblem(problems("check:\n  witness: yes-please\n"), "camp.yaml:2 check.witness", "must be true or false");

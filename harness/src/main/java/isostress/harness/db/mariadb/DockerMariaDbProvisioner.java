@@ -4,6 +4,7 @@ import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Provisioner;
 import isostress.harness.db.RunningDatabase;
 import isostress.harness.provision.DockerContainers;
+import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.mariadb.MariaDBContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -17,7 +18,8 @@ import java.util.Properties;
 /**
  * {@code provision: docker} for MariaDB: {@code mariadb:<version>} (default {@value #DEFAULT_VERSION}) or the
  * campaign's image, one server, or with {@code nodes > 1} a Galera cluster ({@link GaleraCluster}). The server gets
- * room for the clients and the campaign's settings; its output goes to {@code mariadb-n1.log}.
+ * room for the clients and the campaign's settings; its output goes to {@code mariadb-n1.log}. With the binary log
+ * on ({@code check.witness}), a single server's user may also read it as a replica.
  */
 final class DockerMariaDbProvisioner implements Provisioner {
     static final String DEFAULT_VERSION = "10.11";
@@ -39,6 +41,12 @@ final class DockerMariaDbProvisioner implements Provisioner {
         }.withDatabaseName(DockerContainers.DATABASE).withUsername(DockerContainers.USER)
                 .withPassword(DockerContainers.PASSWORD);
         c.setCommand(options(db, maxClients).toArray(String[]::new));
+        if (db.settings().containsKey("log_bin")) {
+            // check.witness reads the binary log as a replica does; the image grants its user the database only.
+            // The entrypoint runs this after creating the user (the official image's and docker/mariadb's alike).
+            c.withCopyToContainer(Transferable.of("GRANT REPLICATION SLAVE, BINLOG MONITOR ON *.* TO '"
+                    + DockerContainers.USER + "'@'%';\n"), "/docker-entrypoint-initdb.d/zz-isostress-witness.sql");
+        }
         return DockerContainers.single(c, "MariaDB", image, 3306, "jdbc:mariadb", probeTimeouts(),
                 logs.resolve("mariadb-n1.log"));
     }

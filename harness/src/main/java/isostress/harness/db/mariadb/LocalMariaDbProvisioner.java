@@ -87,7 +87,9 @@ public final class LocalMariaDbProvisioner implements Provisioner {
                         "--datadir=" + data, "--port=" + client[i], "--bind-address=" + ip,
                         "--socket=" + data.resolve("mysqld.sock"), "--pid-file=" + data.resolve("mysqld.pid"),
                         "--log-error=" + data.resolve("error.log"),
-                        "--max-connections=" + Math.max(151, maxClients + 20), "--innodb-buffer-pool-size=128M"));
+                        "--max-connections=" + Math.max(151, maxClients + 20), "--innodb-buffer-pool-size=128M",
+                        // Each node's own id, so each node's binary log (check.witness) names who wrote an event.
+                        "--server-id=" + (i + 1)));
                 if (root) cmd.add("--user=mysql");
                 List<Integer> peerPorts = new ArrayList<>();
                 if (n > 1) {

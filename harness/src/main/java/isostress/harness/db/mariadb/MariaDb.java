@@ -1,9 +1,15 @@
 package isostress.harness.db.mariadb;
 
+import isostress.harness.db.CommitLogCapture;
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.RunningDatabase;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * MariaDB through MariaDB Connector/J ({@code org.mariadb.jdbc:mariadb-java-client}, LGPL-2.1), MariaDB's own driver:
@@ -30,6 +36,22 @@ public final class MariaDb extends InnoDbDatabase {
     @Override
     protected List<String> schemes() {
         return List.of("jdbc:mariadb:", "jdbc:mysql:");
+    }
+
+    /** The binary log, read as a replica reads it ({@link BinlogCapture}). */
+    @Override
+    public boolean capturesCommitLog() {
+        return true;
+    }
+
+    @Override
+    public Map<String, String> captureSettings() {
+        return BinlogCapture.SETTINGS;
+    }
+
+    @Override
+    public Optional<CommitLogCapture> capture(RunningDatabase db, Path witness) throws IOException, InterruptedException {
+        return Optional.of(BinlogCapture.start(db, witness));
     }
 
     @Override
