@@ -65,7 +65,7 @@ class ArchitectureTest {
             "isostress.checker.sql.SqlHistoryWriter",
             // the database's commit log (docs/witness.md): read, and joined with a history before it is checked
             "isostress.checker.witness.Witness", "isostress.checker.witness.WitnessReader",
-            "isostress.checker.witness.WitnessJoin");
+            "isostress.checker.witness.WitnessJoin", "isostress.checker.witness.CommitLogNotes");
 
     /** {@code   from -> to   archive}, as jdeps -verbose prints a dependency. */
     private static final Pattern EDGE = Pattern.compile("^\\s+(\\S+)\\s+->\\s+(\\S+)\\s+\\S.*$");

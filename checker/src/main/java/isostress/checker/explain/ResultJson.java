@@ -120,6 +120,21 @@ public final class ResultJson {
             }
         }
         if (a.argument() != null) o.set("argument", argument(a.argument()));
+        if (!a.commitLog().isEmpty()) {
+            ArrayNode log = o.putArray("commit_log");
+            for (Txn t : a.txns()) {
+                List<isostress.checker.model.WitnessTxn> l = a.commitLog().get(t.id());
+                if (l == null) continue;
+                for (isostress.checker.model.WitnessTxn w : l) {
+                    ObjectNode e = log.addObject();
+                    e.put("txn", t.id());
+                    e.put("node", w.node());
+                    e.put("pos", w.pos());
+                    e.put("txid", w.txid());
+                    e.put("line", w.line());
+                }
+            }
+        }
         return o;
     }
 

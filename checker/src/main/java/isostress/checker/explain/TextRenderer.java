@@ -30,6 +30,16 @@ public final class TextRenderer {
         if (a.argument() != null) return argument(sb, a.argument());
         sb.append("Let:\n");
         for (Txn t : a.txns()) sb.append("  ").append(describe(t, realTime, a::keyName)).append('\n');
+        if (!a.commitLog().isEmpty()) {
+            sb.append("In the database's commit log:\n");
+            for (Txn t : a.txns()) {
+                List<WitnessTxn> log = a.commitLog().get(t.id());
+                if (log == null) continue;
+                sb.append("  T").append(t.id()).append(": ");
+                for (int i = 0; i < log.size(); i++) sb.append(i == 0 ? "" : "; ").append(log.get(i).label());
+                sb.append('\n');
+            }
+        }
         List<Step> steps = a.steps();
         if (!steps.isEmpty() && a.type().cycle()) {
             StepExplainer ex = new StepExplainer(Explainer.txnsById(a), a::keyName);

@@ -23,20 +23,36 @@ import java.util.Map;
  *                  are then empty); else null
  * @param keyNames  how the history spells its non-integer keys ({@code :x}, {@code "x"}) by id, so renderers show
  *                  the input's key and not its id; empty when every key is an integer
+ * @param commitLog when the history was checked with the database's commit log: for each transaction of
+ *                  {@code txns} with writes in the log, the log transactions holding them (one per node), so that a
+ *                  reader sees the counterexample's commits in the database's own order; empty otherwise
  *
  * <p>{@code level} is null for an SQL history checked at its transactions' own levels: no single level is violated,
  * the mix is.
  */
 public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level,
                       List<Txn> txns, List<Step> steps, MicroOp op, Long key, List<Premise> premises,
-                      Argument argument, Map<Long, String> keyNames) {
+                      Argument argument, Map<Long, String> keyNames, Map<Integer, List<WitnessTxn>> commitLog) {
 
     public Anomaly {
+        commitLog = commitLog == null ? Map.of() : Map.copyOf(commitLog);
         txns = List.copyOf(txns);
         steps = List.copyOf(steps);
         premises = premises == null ? List.of() : List.copyOf(premises);
         keyNames = keyNames == null ? Map.of() : Map.copyOf(keyNames);
         if (variant == null) variant = CycleVariant.NONE;
+    }
+
+    /** An anomaly without commit-log positions. */
+    public Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, IsolationLevel level, List<Txn> txns,
+                   List<Step> steps, MicroOp op, Long key, List<Premise> premises, Argument argument,
+                   Map<Long, String> keyNames) {
+        this(type, variant, alias, level, txns, steps, op, key, premises, argument, keyNames, Map.of());
+    }
+
+    /** This anomaly with the commit log's transactions of its own ({@link #commitLog()}). */
+    public Anomaly withCommitLog(Map<Integer, List<WitnessTxn>> log) {
+        return new Anomaly(type, variant, alias, level, txns, steps, op, key, premises, argument, keyNames, log);
     }
 
     /** A key-value anomaly (no argument in sentences). */
@@ -64,7 +80,7 @@ public record Anomaly(AnomalyType type, CycleVariant variant, MtcAnomaly alias, 
     /** This anomaly with the history's key spellings attached (a no-op for integer keys). */
     public Anomaly withKeyNames(Map<Long, String> names) {
         if (names.isEmpty()) return this;
-        return new Anomaly(type, variant, alias, level, txns, steps, op, key, premises, argument, names);
+        return new Anomaly(type, variant, alias, level, txns, steps, op, key, premises, argument, names, commitLog);
     }
 
     /** How key {@code id} is spelled in the input ({@code :x}), or its decimal id for integer keys. */

@@ -28,6 +28,11 @@ public record Result(String shape, List<LevelResult> levels, List<IsolationLevel
         this(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, null);
     }
 
+    /** This result with {@code a} as its anomalies (the same anomalies, annotated). */
+    public Result withAnomalies(List<Anomaly> a) {
+        return new Result(shape, levels, requested, a, anomaliesOmitted, anomalyCounts, stats, witness);
+    }
+
     /** This result with what the witness join found (the stats map is shared, as the CLI adds to it). */
     public Result withWitness(WitnessReport w) {
         return new Result(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, w);

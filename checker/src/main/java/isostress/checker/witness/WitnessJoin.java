@@ -262,7 +262,7 @@ public final class WitnessJoin {
     }
 
     /** Log transaction {@code L} with its keys as the history's ids. */
-    private static WitnessTxn logTxn(Witness w, Map<Long, Long> keyIds, int L) {
+    static WitnessTxn logTxn(Witness w, Map<Long, Long> keyIds, int L) {
         List<MicroOp> ws = new ArrayList<>();
         for (int i = w.firstWrite(L); i < w.endWrite(L); i++) ws.add(op(w.isAppend(i), historyKey(keyIds, w, i), w.value(i)));
         return new WitnessTxn(w.node(L), w.pos(L), w.txid(L), w.line(L), ws);
@@ -272,7 +272,7 @@ public final class WitnessJoin {
      * The witness's string-key ids mapped to the history's ids for the same spelling ({@code "x"}); a string key the
      * history does not have keeps its witness id (no history write can match it).
      */
-    private static Map<Long, Long> keyIds(History h, Witness w) {
+    static Map<Long, Long> keyIds(History h, Witness w) {
         if (w.stringKeys().isEmpty()) return Map.of();
         Map<String, Long> bySpelling = new HashMap<>();
         h.keyNames().forEach((id, name) -> bySpelling.put(name, id));
@@ -281,7 +281,7 @@ public final class WitnessJoin {
         return out;
     }
 
-    private static long historyKey(Map<Long, Long> keyIds, Witness w, int i) {
+    static long historyKey(Map<Long, Long> keyIds, Witness w, int i) {
         long k = w.key(i);
         if (keyIds.isEmpty()) return k;
         Long mapped = keyIds.get(k);

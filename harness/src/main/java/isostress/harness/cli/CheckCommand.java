@@ -7,6 +7,8 @@ import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
 import isostress.checker.model.WitnessReport;
+import isostress.checker.witness.CommitLogNotes;
+import isostress.checker.witness.Witness;
 import isostress.checker.witness.WitnessJoin;
 import isostress.checker.witness.WitnessReader;
 import isostress.harness.store.ResultWriter;
@@ -91,6 +93,7 @@ public final class CheckCommand implements Callable<Integer> {
         CheckInput in = CheckInput.read(file, format == null ? null : parseFormat(format), false);
         long parseMs = (System.nanoTime() - t0) / 1_000_000;
         WitnessReport report = null;
+        Witness log = null;
         if (witness != null) {
             if (!(in instanceof CheckInput.KeyValue)) {
                 throw new Main.UsageException("--witness applies to key-value histories; " + file
@@ -98,7 +101,8 @@ public final class CheckCommand implements Callable<Integer> {
             }
             CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
             long w0 = System.nanoTime();
-            WitnessJoin.Joined j = WitnessJoin.join(kv.history(), WitnessReader.read(witness), maxAnomalies);
+            log = WitnessReader.read(witness);
+            WitnessJoin.Joined j = WitnessJoin.join(kv.history(), log, maxAnomalies);
             report = j.report();
             in = new CheckInput.KeyValue(j.resolved(), kv.format(), witnessOrder ? j.order() : null);
             parseMs += (System.nanoTime() - w0) / 1_000_000;
@@ -115,7 +119,9 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Main.UsageException(e.getMessage()); // an option or level this history's checker rejects
         }
-        if (report != null) r = r.withWitness(report);
+        if (report != null) {
+            r = CommitLogNotes.annotate(r.withWitness(report), ((CheckInput.KeyValue) in).history(), log);
+        }
         r.stats().put("parse_ms", parseMs);
         int side = in instanceof CheckInput.KeyValue ? ((CheckInput.KeyValue) in).history().sideEvents().size() : 0;
         if (side > 0) r.stats().put("nemesis_events_not_checked", side);

@@ -6,6 +6,8 @@ import isostress.checker.Checker;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.Result;
 import isostress.checker.sql.SqlHistoryReader;
+import isostress.checker.witness.CommitLogNotes;
+import isostress.checker.witness.Witness;
 import isostress.checker.witness.WitnessJoin;
 import isostress.checker.witness.WitnessReader;
 import isostress.harness.config.Campaign;
@@ -42,10 +44,12 @@ final class RunCheck {
         if (c == null) return Checker.check(in, Checker.defaultLevels(in), in.defaultOptions());
         if (witness == null || !(in instanceof CheckInput.KeyValue)) return Checker.check(in, c.levels(), options(in, c));
         CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
-        WitnessJoin.Joined j = WitnessJoin.join(kv.history(), WitnessReader.read(witness), c.maxAnomalies());
+        Witness log = WitnessReader.read(witness);
+        WitnessJoin.Joined j = WitnessJoin.join(kv.history(), log, c.maxAnomalies());
         // The log's per-key order is the version order (docs/witness.md): no order is searched for.
         CheckInput resolved = new CheckInput.KeyValue(j.resolved(), kv.format(), j.order());
-        return Checker.check(resolved, c.levels(), options(resolved, c)).withWitness(j.report());
+        Result r = Checker.check(resolved, c.levels(), options(resolved, c)).withWitness(j.report());
+        return CommitLogNotes.annotate(r, j.resolved(), log);
     }
 
     /** The campaign's check settings as options; {@code check.timeout} is the SQL search's wall clock. */
