@@ -20,8 +20,8 @@ import java.util.Map;
  * logs disagree and the key gets no order (said in {@link VersionOrder#disagreements()}): which one the database
  * meant is not for the checker to invent.
  *
- * <p>Two passes over the log's writes, reusing the join's lookup of each write's op: counting per (key, node), then
- * filling one array of write indices grouped by (key, node) in log order. Each key's list reads the witness's columns
+ * <p>Two passes over the log's writes, reusing the join's lookup of each write's op: counting per (key, node) (each
+ * write's group kept), then filling one array of write indices grouped by (key, node) in log order. Each key's list reads the witness's columns
  * when asked, so a million transactions' orders cost arrays, not a record per write.
  */
 final class CommitOrder {
@@ -35,11 +35,17 @@ final class CommitOrder {
         int[] count = new int[1024];
         long[] groupKey = new long[1024];
         int[] groupNode = new int[1024];
+        // Each log write's group (-1: not a committed history write), so the second pass needs no lookup.
+        int[] groupAt = new int[logOp.length];
         for (int L = 0; L < w.size(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                 int op = logOp[i];
-                if (op == LongPairIntMap.MISSING || h.outcome(opTxn[op]) == Outcome.FAIL) continue;
+                if (op == LongPairIntMap.MISSING || h.outcome(opTxn[op]) == Outcome.FAIL) {
+                    groupAt[i] = -1;
+                    continue;
+                }
                 int g = groupOf.putIfAbsent(h.opKey(op), w.nodeIndex(L), groups);
+                groupAt[i] = g;
                 if (g == groups) {
                     if (groups == count.length) {
                         count = java.util.Arrays.copyOf(count, 2 * groups);
@@ -59,11 +65,10 @@ final class CommitOrder {
         int[] writeAt = new int[start[groups]], txnAt = new int[start[groups]], writer = new int[start[groups]];
         for (int L = 0; L < w.size(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
-                int op = logOp[i];
-                if (op == LongPairIntMap.MISSING || h.outcome(opTxn[op]) == Outcome.FAIL) continue;
-                int g = groupOf.get(h.opKey(op), w.nodeIndex(L));
+                int g = groupAt[i];
+                if (g < 0) continue;
                 writeAt[fill[g]] = i;
-                writer[fill[g]] = opTxn[op];
+                writer[fill[g]] = opTxn[logOp[i]];
                 txnAt[fill[g]++] = L;
             }
         }
