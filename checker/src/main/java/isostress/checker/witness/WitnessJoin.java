@@ -69,24 +69,17 @@ public final class WitnessJoin {
         }
         int n = h.size();
         // The history's writes: (key, value) -> op index; opTxn names the op's transaction.
-        LongPairIntMap writer = new LongPairIntMap(Math.max(16, h.opCount() / 2));
         int[] opTxn = new int[h.opCount()];
+        for (int t = 0; t < n; t++) java.util.Arrays.fill(opTxn, h.firstOp(t), h.endOp(t), t);
         int[] nWrites = new int[n];
-        for (int t = 0; t < n; t++) {
-            for (int op = h.firstOp(t); op < h.endOp(t); op++) {
-                opTxn[op] = t;
-                byte k = h.opKind(op);
-                if (k != History.WRITE && k != History.APPEND && k != History.CAS) continue;
-                long v = k == History.CAS ? h.casNew(op) : h.opValue(op);
-                int prev = writer.putIfAbsent(h.opKey(op), v, op);
-                if (prev == op) {
-                    nWrites[t]++;
-                } else if (opTxn[prev] != t) {
-                    throw new InputException(h.source(), h.line(t), "key " + h.keyName(h.opKey(op)) + " value " + v
-                            + " is written by T" + opTxn[prev] + " (line " + h.line(opTxn[prev]) + ") and T" + t
-                            + ": the witness join names a write's transaction by its value, so values must be unique");
-                }
-            }
+        WriterIndex.Conflict[] conflict = new WriterIndex.Conflict[1];
+        WriterIndex writer = WriterIndex.build(h, opTxn, nWrites, conflict);
+        if (conflict[0] != null) {
+            int first = conflict[0].first(), op = conflict[0].later(), t = opTxn[op];
+            long v = h.opKind(op) == History.CAS ? h.casNew(op) : h.opValue(op);
+            throw new InputException(h.source(), h.line(t), "key " + h.keyName(h.opKey(op)) + " value " + v
+                    + " is written by T" + opTxn[first] + " (line " + h.line(opTxn[first]) + ") and T" + t
+                    + ": the witness join names a write's transaction by its value, so values must be unique");
         }
         Map<Long, Long> keyIds = keyIds(h, w);
         boolean[] found = new boolean[h.opCount()];
@@ -97,14 +90,13 @@ public final class WitnessJoin {
         long matched = 0, unrecorded = 0;
         List<Integer> unrecordedListed = new ArrayList<>();
         int[] writersOf = new int[8], countOf = new int[8];
-        int[] logOp = new int[w.writeCount()]; // each log write's op, for the version order (CommitOrder)
+        int[] logOp = writer.lookup(w, keyIds); // each log write's op (CommitOrder reuses it for the version order)
         for (int L = 0; L < w.size(); L++) {
             int distinct = 0;
             boolean stray = false;
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                 long key = historyKey(keyIds, w, i);
-                int op = writer.get(key, w.value(i));
-                logOp[i] = op;
+                int op = logOp[i];
                 if (op == LongPairIntMap.MISSING) {
                     if (!h.initial().isInitial(key, w.value(i))) stray = true;
                     continue;
@@ -144,12 +136,14 @@ public final class WitnessJoin {
                 matched++;
             }
         }
+        // A pair written twice by one transaction is one write: its repeats are found when the first write is.
+        for (int r = 0; r < writer.repeats.length; r += 2) found[writer.repeats[r]] = found[writer.repeats[r + 1]];
         Joined j = classify(h, w, keyIds, writer, opTxn, found, lastLog, torn, nWrites, matched, unrecorded,
                 unrecordedListed, maxPerKind);
         return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn));
     }
 
-    private static Joined classify(History h, Witness w, Map<Long, Long> keyIds, LongPairIntMap writer,
+    private static Joined classify(History h, Witness w, Map<Long, Long> keyIds, WriterIndex writer,
                                    int[] opTxn, boolean[] found, int[] lastLog, boolean[] torn, int[] nWrites, long matched,
                                    long unrecorded, List<Integer> unrecordedListed, int maxPerKind) {
         Map<Integer, Outcome> resolved = new HashMap<>();
@@ -210,7 +204,7 @@ public final class WitnessJoin {
     }
 
     /** The findings listed, each with the log transactions that are its evidence (one more pass over the log). */
-    private static List<WitnessFinding> evidence(History h, Witness w, Map<Long, Long> keyIds, LongPairIntMap writer,
+    private static List<WitnessFinding> evidence(History h, Witness w, Map<Long, Long> keyIds, WriterIndex writer,
                                                  int[] opTxn, boolean[] found, Map<Integer, Kind> listed,
                                                  List<Integer> unrecordedListed) {
         Map<Integer, List<WitnessTxn>> logOf = new HashMap<>();

@@ -51,6 +51,25 @@ class WitnessJoinTest {
         return f;
     }
 
+    /**
+     * The join names a write's transaction by its value: a value two transactions wrote is refused, naming the first
+     * such write in the history's order (here T2's of key 1, before T3's of key 2), while a transaction writing a
+     * value twice is one write.
+     */
+    @Test
+    void aValueTwoTransactionsWroteIsRefusedAtItsFirstOccurrence() throws IOException {
+        History h = new Hist().ok(1, "w 1 1, w 1 1").ok(2, "w 2 5").ok(3, "r 2 5, w 1 1").ok(4, "w 2 5").build();
+        InputException e = assertThrows(InputException.class, () -> WitnessJoin.join(h, witness(), 10));
+        assertTrue(e.getMessage().contains("key 1 value 1 is written by T0 (line "), e.getMessage());
+        assertTrue(e.getMessage().contains(") and T2: the witness join names a write's transaction by its value"),
+                e.getMessage());
+        History once = new Hist().ok(1, "w 1 1, w 1 1, w 2 3").ok(2, "r 1 1").build();
+        WitnessJoin.Joined j = WitnessJoin.join(once, witness(
+                "{\"pos\":1,\"node\":\"n1\",\"txid\":\"1\",\"writes\":[[\"w\",1,1],[\"w\",2,3]]}"), 10);
+        assertEquals(1, j.report().matched(), j.report().summary());
+        assertEquals(0, j.report().findingCount(), j.report().summary());
+    }
+
     @Test
     void cleanPairIsValidAndEverythingMatched() throws IOException {
         History h = new Hist().ok(1, "w 1 1, w 2 1").ok(2, "r 1 1, w 1 2").fail(3, "w 3 1").ok(1, "r 2 1").build();
