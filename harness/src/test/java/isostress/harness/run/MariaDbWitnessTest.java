@@ -52,27 +52,6 @@ class MariaDbWitnessTest {
         return o;
     }
 
-    /** Transactions of the history that wrote something, with outcome {@code o}. */
-    private static long writers(History h, Outcome o) {
-        long n = 0;
-        for (int t = 0; t < h.size(); t++) {
-            if (h.outcome(t) != o) continue;
-            for (int op = h.firstOp(t); op < h.endOp(t); op++) {
-                if (h.opKind(op) != History.READ && h.opKind(op) != History.LIST_READ) {
-                    n++;
-                    break;
-                }
-            }
-        }
-        return n;
-    }
-
-    private static void assertNoInitialRow(Path witness) throws Exception {
-        for (String line : Files.readAllLines(witness)) {
-            assertFalse(line.matches(".*\\[\"w\",-?\\d+," + DatabaseAdapter.INITIAL + "\\].*"), line);
-        }
-    }
-
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void miniRunLogsEveryAcknowledgedWriterAndNoSchemaRow() throws Exception {
@@ -82,11 +61,11 @@ class MariaDbWitnessTest {
         WitnessReport w = o.result().witness();
         assertEquals(0, w.findingCount(), w.summary());
         History h = HistoryFormat.JSONL.read(o.dir().history());
-        long ok = writers(h, Outcome.OK);
+        long ok = WitnessRuns.writers(h, Outcome.OK);
         assertEquals(ok + w.infoCommitted(), w.matched(), w.summary() + "; ok writers " + ok);
         assertEquals(w.matched(), w.transactions(), w.summary());
         assertTrue(w.matched() > 1000, w.summary());
-        assertNoInitialRow(o.dir().witness());
+        WitnessRuns.assertNoInitialRow(o.dir().witness());
         assertTrue(Files.readString(o.dir().witness()).contains("\"txid\":\"0-1-"), Files.readAllLines(o.dir().witness()).get(0));
     }
 
@@ -99,7 +78,7 @@ class MariaDbWitnessTest {
         WitnessReport w = o.result().witness();
         assertEquals(0, w.findingCount(), w.summary());
         History h = HistoryFormat.JSONL.read(o.dir().history());
-        assertEquals(writers(h, Outcome.OK) + w.infoCommitted(), w.matched(), w.summary());
+        assertEquals(WitnessRuns.writers(h, Outcome.OK) + w.infoCommitted(), w.matched(), w.summary());
         assertTrue(Files.readString(o.dir().witness()).contains("[\"append\","), "appends in the log");
     }
 
@@ -114,7 +93,7 @@ class MariaDbWitnessTest {
         WitnessReport w = o.result().witness();
         if (w.findingCount() > 0) System.out.println("kept at " + Campaigns.keep(o));
         History raw = HistoryFormat.JSONL.read(o.dir().history());
-        long info = writers(raw, Outcome.INFO);
+        long info = WitnessRuns.writers(raw, Outcome.INFO);
         JsonNode counts = new ObjectMapper().readTree(o.dir().results().toFile()).path("check").path("witness");
         System.out.println("mariadb kill: " + o.faults().size() + " kills, " + info + " info writers; results.json "
                 + "witness: " + counts.path("transactions") + " transactions, lost_write " + counts.path("lost_write")
@@ -150,9 +129,9 @@ class MariaDbWitnessTest {
         }
         assertEquals(Set.of("n1", "n2", "n3"), nodes);
         History h = HistoryFormat.JSONL.read(o.dir().history());
-        long ok = writers(h, Outcome.OK);
+        long ok = WitnessRuns.writers(h, Outcome.OK);
         // Each node logs every writeset: three lines for each committed writer.
         assertEquals(3 * (ok + w.infoCommitted()), w.matched(), w.summary() + "; ok writers " + ok);
-        assertNoInitialRow(o.dir().witness());
+        WitnessRuns.assertNoInitialRow(o.dir().witness());
     }
 }

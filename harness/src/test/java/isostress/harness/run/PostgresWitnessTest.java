@@ -42,26 +42,11 @@ class PostgresWitnessTest {
         return o;
     }
 
-    /** Transactions of the history that wrote something, with outcome {@code o}. */
-    private static long writers(History h, Outcome o) {
-        long n = 0;
-        for (int t = 0; t < h.size(); t++) {
-            if (h.outcome(t) != o) continue;
-            for (int op = h.firstOp(t); op < h.endOp(t); op++) {
-                if (h.opKind(op) != History.READ && h.opKind(op) != History.LIST_READ) {
-                    n++;
-                    break;
-                }
-            }
-        }
-        return n;
-    }
-
     private static void assertAgrees(RunOutcome o) throws Exception {
         WitnessReport w = o.result().witness();
         assertEquals(0, w.findingCount(), w.summary());
         History h = HistoryFormat.JSONL.read(o.dir().history());
-        long ok = writers(h, Outcome.OK);
+        long ok = WitnessRuns.writers(h, Outcome.OK);
         assertEquals(ok + w.infoCommitted(), w.matched(), w.summary() + "; ok writers " + ok);
         assertEquals(w.matched(), w.transactions(), w.summary());
     }
@@ -73,10 +58,7 @@ class PostgresWitnessTest {
         assertAgrees(o);
         assertTrue(o.result().witness().matched() > 1000, o.result().witness().summary());
         // The initial rows (every key = 0) were inserted before the slot: none is in the log.
-        List<String> lines = Files.readAllLines(o.dir().witness());
-        for (String line : lines) {
-            assertFalse(line.matches(".*\\[\"w\",-?\\d+," + DatabaseAdapter.INITIAL + "\\].*"), line);
-        }
+        WitnessRuns.assertNoInitialRow(o.dir().witness());
     }
 
     @Test
@@ -97,7 +79,7 @@ class PostgresWitnessTest {
         if (w.findingCount() > 0) System.out.println("kept at " + Campaigns.keep(o));
         assertEquals(0, w.findingCount(), w.summary());
         History raw = HistoryFormat.JSONL.read(o.dir().history());
-        long info = writers(raw, Outcome.INFO);
+        long info = WitnessRuns.writers(raw, Outcome.INFO);
         System.out.println("kill: " + info + " info writers; " + w.summary());
         // Every info transaction that wrote is settled by the log, committed or aborted.
         assertEquals(info, w.infoCommitted() + w.infoAborted(), info + " info writers; " + w.summary());
