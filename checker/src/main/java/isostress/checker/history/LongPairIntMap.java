@@ -33,59 +33,49 @@ public final class LongPairIntMap {
 
     /** The value for (a, b), or {@link #MISSING}. */
     public int get(long a, long b) {
-        int i = slot(a, b);
-        long[] s = slots;
-        while (true) {
-            int j = i * 3;
-            long v = s[j + 2];
-            if (v == 0) return MISSING;
-            if (s[j] == a && s[j + 1] == b) return (int) v - 1;
-            i = (i + 1) & mask;
-        }
+        long v = slots[find(a, b) + 2];
+        return v == 0 ? MISSING : (int) v - 1;
     }
 
     /** Sets (a, b) to {@code value} (&gt;= 0) and returns the previous value, or {@link #MISSING}. */
     public int put(long a, long b, int value) {
         if (value < 0) throw new IllegalArgumentException("negative value " + value);
+        int j = find(a, b);
+        long v = slots[j + 2];
+        if (v != 0) {
+            slots[j + 2] = value + 1L;
+            return (int) v - 1;
+        }
+        insert(j, a, b, value);
+        return MISSING;
+    }
+
+    /** Returns the value for (a, b), first setting it to {@code value} when absent (one probe sequence). */
+    public int putIfAbsent(long a, long b, int value) {
+        if (value < 0) throw new IllegalArgumentException("negative value " + value);
+        int j = find(a, b);
+        long v = slots[j + 2];
+        if (v != 0) return (int) v - 1;
+        insert(j, a, b, value);
+        return value;
+    }
+
+    /** The index in {@link #slots} of (a, b)'s slot, or of the empty slot where it would go. */
+    private int find(long a, long b) {
         int i = slot(a, b);
         long[] s = slots;
         while (true) {
             int j = i * 3;
-            long v = s[j + 2];
-            if (v == 0) {
-                s[j] = a;
-                s[j + 1] = b;
-                s[j + 2] = value + 1L;
-                if (++size * 2 > mask) grow();
-                return MISSING;
-            }
-            if (s[j] == a && s[j + 1] == b) {
-                s[j + 2] = value + 1L;
-                return (int) v - 1;
-            }
+            if (s[j + 2] == 0 || s[j] == a && s[j + 1] == b) return j;
             i = (i + 1) & mask;
         }
     }
 
-    /** Returns the value for (a, b), first setting it to {@code value} when absent. */
-    public int putIfAbsent(long a, long b, int value) {
-        if (value < 0) throw new IllegalArgumentException("negative value " + value);
-        // One probe sequence (not get, then put): an absent pair ends at the empty slot it takes.
-        int i = slot(a, b);
-        long[] s = slots;
-        while (true) {
-            int j = i * 3;
-            long v = s[j + 2];
-            if (v == 0) {
-                s[j] = a;
-                s[j + 1] = b;
-                s[j + 2] = value + 1L;
-                if (++size * 2 > mask) grow();
-                return value;
-            }
-            if (s[j] == a && s[j + 1] == b) return (int) v - 1;
-            i = (i + 1) & mask;
-        }
+    private void insert(int j, long a, long b, int value) {
+        slots[j] = a;
+        slots[j + 1] = b;
+        slots[j + 2] = value + 1L;
+        if (++size * 2 > mask) grow();
     }
 
     private int slot(long a, long b) {

@@ -18,12 +18,15 @@ public final class SimulatedLog {
         this.out = out;
     }
 
-    /** One committed transaction's writes: {@code n} of them, register writes or list appends. */
+    /**
+     * One committed transaction's writes, register writes or list appends: those of the first {@code n} ops that
+     * {@code writes} marks (null: all of them). A transaction without writes is not logged.
+     */
     void commit(long[] keys, long[] values, boolean[] writes, boolean appends, int n) throws IOException {
         sb.setLength(0);
         boolean any = false;
         for (int i = 0; i < n; i++) {
-            if (!writes[i]) continue;
+            if (writes != null && !writes[i]) continue;
             sb.append(any ? "," : "").append(appends ? "[\"append\"," : "[\"w\",").append(keys[i]).append(',')
                     .append(values[i]).append(']');
             any = true;

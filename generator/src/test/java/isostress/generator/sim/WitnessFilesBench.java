@@ -36,22 +36,12 @@ class WitnessFilesBench {
                 new KeyDistribution.Uniform(Integer.getInteger("isostress.wbench.keys", lists ? 100_000 : 10_000)),
                 lists ? GeneralSimulation.Workload.LIST_APPEND : GeneralSimulation.Workload.RW_REGISTER, level, 0.01, 0.01, 42);
         Files.createDirectories(dir);
-        String op = lists ? "append" : "w";
         History h;
         try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("witness.jsonl"), StandardCharsets.UTF_8)) {
-            StringBuilder sb = new StringBuilder();
+            SimulatedLog log = new SimulatedLog(w);
             h = GeneralSimulation.history(c, (pos, keys, values, count) -> {
-                sb.setLength(0);
-                sb.append("{\"pos\":").append(pos).append(",\"node\":\"n1\",\"txid\":").append(pos)
-                        .append(",\"writes\":[");
-                for (int i = 0; i < count; i++) {
-                    if (i > 0) sb.append(',');
-                    sb.append("[\"").append(op).append("\",").append(keys[i]).append(',').append(values[i])
-                            .append(']');
-                }
-                sb.append("]}\n");
                 try {
-                    w.write(sb.toString());
+                    log.commit(keys, values, null, lists, count);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
