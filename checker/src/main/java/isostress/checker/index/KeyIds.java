@@ -10,7 +10,7 @@ import java.util.Arrays;
  * number of operations (the usual case: workloads number their keys), one array read instead of a hash probe per
  * op; a hash map otherwise.
  */
-final class KeyIds {
+public final class KeyIds {
     private final long min;
     /** Direct table, or null when the keys are too sparse and {@link #map} holds them. */
     private final int[] ids;
@@ -22,7 +22,7 @@ final class KeyIds {
         this.map = map;
     }
 
-    static KeyIds of(History h) {
+    public static KeyIds of(History h) {
         int ops = h.opCount();
         if (ops == 0) return sparse();
         long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
@@ -43,18 +43,18 @@ final class KeyIds {
     }
 
     /** The id of a key of the history, or {@link LongPairIntMap#MISSING} before {@link #put}. */
-    int get(long key) {
+    public int get(long key) {
         return ids != null ? ids[(int) (key - min)] : map.get(key, 0);
     }
 
     /** Gives a key of the history its id. */
-    void put(long key, int id) {
+    public void put(long key, int id) {
         if (ids != null) ids[(int) (key - min)] = id;
         else map.put(key, 0, id);
     }
 
     /** The id of any key, or {@link LongPairIntMap#MISSING} for a key the history does not have. */
-    int find(long key) {
+    public int find(long key) {
         if (ids != null) {
             long off = key - min;
             return off < 0 || off >= ids.length ? LongPairIntMap.MISSING : ids[(int) off];

@@ -6,7 +6,6 @@ import isostress.checker.history.Outcome;
 import isostress.checker.model.VersionOrder;
 
 import java.util.AbstractList;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,20 +20,22 @@ import java.util.Map;
  * meant is not for the checker to invent.
  *
  * <p>Two passes over the log's writes, reusing the join's lookup of each write's op: counting per (key, node) (each
- * write's group kept), then filling one array of write indices grouped by (key, node) in log order. Each key's list reads the witness's columns
- * when asked, so a million transactions' orders cost arrays, not a record per write.
+ * write's group kept), then filling one array of write indices grouped by (key, node) in log order; the groups are
+ * numbered by the join index's dense key ids, so no hashing. Each key's list reads the witness's columns when asked,
+ * so a million transactions' orders cost arrays, not a record per write.
  */
 final class CommitOrder {
     private CommitOrder() {
     }
 
-    /** @param logOp per log write, the history's op that made it, or {@link LongPairIntMap#MISSING} */
-    static VersionOrder of(History h, Witness w, int[] logOp, int[] opTxn) {
-        LongPairIntMap groupOf = new LongPairIntMap(1024);
-        int groups = 0;
-        int[] count = new int[1024];
-        long[] groupKey = new long[1024];
-        int[] groupNode = new int[1024];
+    /**
+     * @param logOp  per log write, the history's op that made it, or {@link LongPairIntMap#MISSING}
+     * @param writer the join's index of the history's writes, whose dense key ids number the groups
+     */
+    static VersionOrder of(History h, Witness w, int[] logOp, int[] opTxn, WriterIndex writer) {
+        // Group (key, node) is keyId * nodes + node: an array, not a map, as the keys are dense.
+        int nodes = w.nodeCount(), keyCount = writer.keyCount(), groups = keyCount * nodes;
+        int[] count = new int[groups];
         // Each log write's group (-1: not a committed history write), so the second pass needs no lookup.
         int[] groupAt = new int[logOp.length];
         for (int L = 0; L < w.size(); L++) {
@@ -44,51 +45,44 @@ final class CommitOrder {
                     groupAt[i] = -1;
                     continue;
                 }
-                int g = groupOf.putIfAbsent(h.opKey(op), w.nodeIndex(L), groups);
+                int g = writer.keyId(h.opKey(op)) * nodes + w.nodeIndex(L);
                 groupAt[i] = g;
-                if (g == groups) {
-                    if (groups == count.length) {
-                        count = java.util.Arrays.copyOf(count, 2 * groups);
-                        groupKey = java.util.Arrays.copyOf(groupKey, 2 * groups);
-                        groupNode = java.util.Arrays.copyOf(groupNode, 2 * groups);
-                    }
-                    groupKey[g] = h.opKey(op);
-                    groupNode[g] = w.nodeIndex(L);
-                    groups++;
-                }
                 count[g]++;
             }
         }
         int[] start = new int[groups + 1];
         for (int g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
         int[] fill = java.util.Arrays.copyOf(start, groups);
-        int[] writeAt = new int[start[groups]], txnAt = new int[start[groups]], writer = new int[start[groups]];
+        int[] writeAt = new int[start[groups]], txnAt = new int[start[groups]], txnOf = new int[start[groups]];
+        long[] keyOf = new long[keyCount];
         for (int L = 0; L < w.size(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                 int g = groupAt[i];
                 if (g < 0) continue;
+                keyOf[g / nodes] = h.opKey(logOp[i]);
                 writeAt[fill[g]] = i;
-                writer[fill[g]] = opTxn[logOp[i]];
+                txnOf[fill[g]] = opTxn[logOp[i]];
                 txnAt[fill[g]++] = L;
             }
         }
         // Per key, its groups (one per node logging it): the largest gives the order, the others are compared.
-        Map<Long, List<Integer>> groupsOfKey = new HashMap<>();
-        for (int g = 0; g < groups; g++) groupsOfKey.computeIfAbsent(groupKey[g], k -> new ArrayList<>(1)).add(g);
         Map<Long, List<VersionOrder.Write>> keys = new HashMap<>();
         Map<Long, String> disagreements = new HashMap<>();
-        for (Map.Entry<Long, List<Integer>> e : groupsOfKey.entrySet()) {
+        for (int k = 0; k < keyCount; k++) {
             int best = -1;
-            for (int g : e.getValue()) if (best < 0 || count[g] > count[best]) best = g;
+            for (int g = k * nodes; g < (k + 1) * nodes; g++) {
+                if (count[g] > 0 && (best < 0 || count[g] > count[best])) best = g;
+            }
+            if (best < 0) continue;
             String why = null;
-            for (int g : e.getValue()) {
-                if (g != best && why == null) {
-                    why = disagreement(h.keyName(e.getKey()), w, new Group(w, writeAt, txnAt, writer, start[best], count[best]),
-                            new Group(w, writeAt, txnAt, writer, start[g], count[g]));
+            for (int g = k * nodes; g < (k + 1) * nodes && why == null; g++) {
+                if (g != best && count[g] > 0) {
+                    why = disagreement(h.keyName(keyOf[k]), w, new Group(w, writeAt, txnAt, txnOf, start[best],
+                            count[best]), new Group(w, writeAt, txnAt, txnOf, start[g], count[g]));
                 }
             }
-            if (why != null) disagreements.put(e.getKey(), why);
-            else keys.put(e.getKey(), new Group(w, writeAt, txnAt, writer, start[best], count[best]));
+            if (why != null) disagreements.put(keyOf[k], why);
+            else keys.put(keyOf[k], new Group(w, writeAt, txnAt, txnOf, start[best], count[best]));
         }
         return new VersionOrder(keys, disagreements);
     }

@@ -62,6 +62,9 @@ public final class Witness {
 
     public String node(int t) { return nodes.get(nodeOf[t]); }
 
+    /** Nodes whose logs the witness holds. */
+    int nodeCount() { return nodes.size(); }
+
     /** The node's number (its order of first appearance), for grouping without string compares. */
     int nodeIndex(int t) { return nodeOf[t]; }
 
@@ -95,6 +98,73 @@ public final class Witness {
             ws.add(isAppend(w) ? new MicroOp.Append(key[w], value[w]) : new MicroOp.Write(key[w], value[w]));
         }
         return new WitnessTxn(node(t), pos[t], txid(t), line[t], ws);
+    }
+
+    /**
+     * The witness read in two parts, {@code b} after {@code a} in the file ({@code b}'s lines numbered from 1, so
+     * shifted by {@code linesOfA}); null when a node's positions do not increase from {@code a} into {@code b}, or
+     * either part has string keys (their ids are the reader's, per part): the caller then reads the file whole.
+     */
+    static Witness concat(Witness a, Witness b, int linesOfA) {
+        if (!a.stringKeys.isEmpty() || !b.stringKeys.isEmpty()) return null;
+        Builder m = new Builder(a.source);
+        int[] nodeOfB = new int[b.nodes.size()];
+        m.nodes.addAll(a.nodes);
+        for (int i = 0; i < a.nodes.size(); i++) m.nodeIds.put(a.nodes.get(i), i);
+        for (int i = 0; i < b.nodes.size(); i++) {
+            Integer n = m.nodeIds.get(b.nodes.get(i));
+            if (n == null) {
+                n = m.nodes.size();
+                m.nodes.add(b.nodes.get(i));
+                m.nodeIds.put(b.nodes.get(i), n);
+            }
+            nodeOfB[i] = n;
+        }
+        // Each node's last position in a, then its first in b must be higher.
+        long[] last = new long[m.nodes.size()];
+        boolean[] seen = new boolean[m.nodes.size()];
+        for (int t = 0; t < a.size; t++) {
+            last[a.nodeOf[t]] = a.pos[t];
+            seen[a.nodeOf[t]] = true;
+        }
+        boolean[] checked = new boolean[m.nodes.size()];
+        for (int t = 0; t < b.size; t++) {
+            int n = nodeOfB[b.nodeOf[t]];
+            if (checked[n]) continue;
+            checked[n] = true;
+            if (seen[n] && b.pos[t] <= last[n]) return null;
+        }
+        int size = a.size + b.size, writes = a.writes + b.writes;
+        m.size = size;
+        m.writes = writes;
+        m.nodeOf = concat(a.nodeOf, b.nodeOf, nodeOfB, 0);
+        m.pos = concat(a.pos, b.pos);
+        m.txidNum = concat(a.txidNum, b.txidNum);
+        if (a.txidText != null || b.txidText != null) {
+            m.txidText = new String[size];
+            if (a.txidText != null) System.arraycopy(a.txidText, 0, m.txidText, 0, a.size);
+            if (b.txidText != null) System.arraycopy(b.txidText, 0, m.txidText, a.size, b.size);
+        }
+        m.line = concat(a.line, b.line, null, linesOfA);
+        m.writeEnd = concat(a.writeEnd, b.writeEnd, null, a.writes);
+        m.kind = Arrays.copyOf(a.kind, writes);
+        System.arraycopy(b.kind, 0, m.kind, a.writes, b.writes);
+        m.key = concat(a.key, b.key);
+        m.value = concat(a.value, b.value);
+        return m.build();
+    }
+
+    /** {@code x} then {@code y}, each of {@code y} mapped by {@code map} when given, else shifted by {@code add}. */
+    private static int[] concat(int[] x, int[] y, int[] map, int add) {
+        int[] out = Arrays.copyOf(x, x.length + y.length);
+        for (int i = 0; i < y.length; i++) out[x.length + i] = map != null ? map[y[i]] : y[i] + add;
+        return out;
+    }
+
+    private static long[] concat(long[] x, long[] y) {
+        long[] out = Arrays.copyOf(x, x.length + y.length);
+        System.arraycopy(y, 0, out, x.length, y.length);
+        return out;
     }
 
     public static Builder builder(String source) {

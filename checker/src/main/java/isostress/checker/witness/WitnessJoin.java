@@ -39,7 +39,8 @@ import java.util.Map;
  * value is not known, which {@code ok} would turn into a read of the initial value), aborted ones {@code fail}; the
  * checkers then run on that history, so a read of an aborted {@code info} writer's value is a G1a.
  *
- * <p>Linear in the history's and the log's writes: one hash map of the history's writes, then one pass over the log;
+ * <p>Linear in the history's and the log's writes (but for sorting each key's values): one index of the history's
+ * writes ({@link WriterIndex}), then one pass over the log;
  * the evidence for the findings listed takes one more pass.
  */
 public final class WitnessJoin {
@@ -136,11 +137,11 @@ public final class WitnessJoin {
                 matched++;
             }
         }
-        // A pair written twice by one transaction is one write: its repeats are found when the first write is.
-        for (int r = 0; r < writer.repeats.length; r += 2) found[writer.repeats[r]] = found[writer.repeats[r + 1]];
+        // A pair written twice by one transaction is one write: found when any of its ops is.
+        writer.spreadFound(found);
         Joined j = classify(h, w, keyIds, writer, opTxn, found, lastLog, torn, nWrites, matched, unrecorded,
                 unrecordedListed, maxPerKind);
-        return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn));
+        return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn, writer));
     }
 
     private static Joined classify(History h, Witness w, Map<Long, Long> keyIds, WriterIndex writer,

@@ -2,32 +2,36 @@ package isostress.checker.witness;
 
 import isostress.checker.history.History;
 import isostress.checker.history.LongPairIntMap;
+import isostress.checker.index.KeyIds;
+import isostress.checker.index.WriteIndex;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * The join's index of the history's writes, (key, value) to the first op that wrote the pair, in two halves by a bit
- * of the pair's hash, built and probed by two threads at once.
+ * The join's index of the history's writes, (key, value) to the op that wrote the pair: the checker's own
+ * {@link WriteIndex} (writes bucketed by dense key, each bucket sorted by value) with ops as its codes.
  *
- * <p>Why halves: with a million transactions each insertion and each lookup (one per history write, one per log
- * write) is a cache miss in a table of about 100 MB, most of the join's time (JFR); two tables filled and read
- * concurrently take the two cores a check has. A sort-and-merge join was measured too, and was no faster.
+ * <p>Why not a hash table of pairs, as it once was: with a million transactions each insertion and each lookup (one
+ * per history write, one per log write) was a cache miss, and a TLB miss, in a table of about 200 MB, most of the
+ * join's time (JFR); buckets are a tenth of that, filled by counting, and a lookup stays inside one key's few cache
+ * lines. A sort-and-merge of both sides by a hash of the pair was measured too, and was no faster.
  */
 final class WriterIndex {
     static final int MISSING = LongPairIntMap.MISSING;
-    private final LongPairIntMap[] half;
-    /** Ops that write a pair their own transaction wrote before, each followed by that first op: {dup, first, ...}. */
-    final int[] repeats;
+    private final KeyIds keyIds;
+    private final int keyCount;
+    private final WriteIndex writes;
+    /** Groups of ops of one transaction writing the same pair (it wrote the pair once), each op of a group listed. */
+    private final List<int[]> repeats;
 
-    private WriterIndex(LongPairIntMap[] half, int[] repeats) {
-        this.half = half;
+    private WriterIndex(KeyIds keyIds, int keyCount, WriteIndex writes, List<int[]> repeats) {
+        this.keyIds = keyIds;
+        this.keyCount = keyCount;
+        this.writes = writes;
         this.repeats = repeats;
-    }
-
-    private static int halfOf(long k, long v) {
-        return (int) ((k * 0x9E3779B97F4A7C15L + v * 0xC2B2AE3D27D4EB4FL) >>> 63);
     }
 
     /** A pair written by two transactions: {@code first} is the pair's first op, {@code later} the conflicting op. */
@@ -37,59 +41,82 @@ final class WriterIndex {
     /**
      * Indexes {@code h}'s writes (a CAS writes its new value), counting in {@code nWrites} each transaction's
      * distinct pairs (a transaction writing a pair twice writes it once); {@code opTxn} must name each op's
-     * transaction. {@code conflict[0]} gets the first op, in op order, whose pair another transaction wrote before
-     * (a single pass in op order meets it first), or null.
+     * transaction. {@code conflict[0]} gets, of the ops whose pair another transaction wrote at an earlier op, the
+     * first in op order (with that pair's first op), or null.
      */
     static WriterIndex build(History h, int[] opTxn, int[] nWrites, Conflict[] conflict) {
-        LongPairIntMap[] half = new LongPairIntMap[2];
-        int[][] counts = new int[2][], repeats = new int[2][];
-        Conflict[] found = new Conflict[2];
-        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> fill(h, opTxn, 1, half, counts, repeats,
-                found));
-        fill(h, opTxn, 0, half, counts, repeats, found);
-        await(other);
-        for (int t = 0; t < nWrites.length; t++) nWrites[t] = counts[0][t] + counts[1][t];
-        conflict[0] = found[0] == null ? found[1]
-                : found[1] == null || found[0].later() < found[1].later() ? found[0] : found[1];
-        int[] both = java.util.Arrays.copyOf(repeats[0], repeats[0].length + repeats[1].length);
-        System.arraycopy(repeats[1], 0, both, repeats[0].length, repeats[1].length);
-        return new WriterIndex(half, both);
-    }
-
-    private static void fill(History h, int[] opTxn, int p, LongPairIntMap[] half, int[][] counts, int[][] repeats,
-                             Conflict[] found) {
-        LongPairIntMap m = new LongPairIntMap(Math.max(16, h.opCount() / 4));
-        int[] nWrites = new int[h.size()];
-        int[] rep = new int[0];
-        int reps = 0;
-        for (int op = 0; op < h.opCount(); op++) {
+        int ops = h.opCount(), n = 0;
+        for (int op = 0; op < ops; op++) if (isWrite(h.opKind(op))) n++;
+        int[] key = new int[n], code = new int[n];
+        long[] value = new long[n];
+        KeyIds ids = KeyIds.of(h);
+        int kc = 0, j = 0;
+        for (int op = 0; op < ops; op++) {
             byte k = h.opKind(op);
-            if (k != History.WRITE && k != History.APPEND && k != History.CAS) continue;
-            long key = h.opKey(op), v = k == History.CAS ? h.casNew(op) : h.opValue(op);
-            if (halfOf(key, v) != p) continue;
-            int prev = m.putIfAbsent(key, v, op);
-            if (prev == op) {
-                nWrites[opTxn[op]]++;
-            } else if (opTxn[prev] != opTxn[op]) {
-                found[p] = new Conflict(prev, op);
-                break; // the join stops there
+            if (!isWrite(k)) continue;
+            long hk = h.opKey(op);
+            int id = ids.get(hk);
+            if (id == LongPairIntMap.MISSING) {
+                id = kc++;
+                ids.put(hk, id);
+            }
+            key[j] = id;
+            value[j] = k == History.CAS ? h.casNew(op) : h.opValue(op);
+            code[j++] = op;
+            nWrites[opTxn[op]]++;
+        }
+        WriteIndex writes = new WriteIndex(kc, n, key, value, code);
+        List<int[]> repeats = new java.util.ArrayList<>();
+        conflict[0] = null;
+        for (int[] run : writes.duplicateRuns()) {
+            int first = Integer.MAX_VALUE;
+            for (int op : run) first = Math.min(first, op);
+            int later = Integer.MAX_VALUE;
+            for (int op : run) if (opTxn[op] != opTxn[first]) later = Math.min(later, op);
+            if (later != Integer.MAX_VALUE) {
+                if (conflict[0] == null || later < conflict[0].later()) conflict[0] = new Conflict(first, later);
             } else {
-                if (reps + 2 > rep.length) rep = java.util.Arrays.copyOf(rep, Math.max(8, rep.length * 2));
-                rep[reps++] = op;
-                rep[reps++] = prev;
+                nWrites[opTxn[first]] -= run.length - 1;
+                repeats.add(run);
             }
         }
-        half[p] = m;
-        counts[p] = nWrites;
-        repeats[p] = java.util.Arrays.copyOf(rep, reps);
+        return new WriterIndex(ids, kc, writes, repeats);
     }
 
-    /** The first op that wrote (k, v), or {@link #MISSING}. */
+    private static boolean isWrite(byte kind) {
+        return kind == History.WRITE || kind == History.APPEND || kind == History.CAS;
+    }
+
+    /** Keys the history writes, numbered 0 to keyCount - 1 by {@link #keyId}. */
+    int keyCount() {
+        return keyCount;
+    }
+
+    /** The dense id of a key the history writes, or {@link #MISSING}. */
+    int keyId(long key) {
+        int id = keyIds.find(key);
+        return id < keyCount ? id : MISSING;
+    }
+
+    /** An op that wrote (k, v), or {@link #MISSING}. */
     int get(long k, long v) {
-        return half[halfOf(k, v)].get(k, v);
+        int id = keyIds.find(k);
+        return id < 0 || id >= keyCount ? MISSING : writes.get(id, v);
     }
 
-    /** For each of the log's writes, in the history's keys, the op that wrote it, or {@link #MISSING}. */
+    /**
+     * Marks every op of a repeated pair found when any of them is: a lookup returns one op of the group, and the
+     * transaction wrote the pair once.
+     */
+    void spreadFound(boolean[] found) {
+        for (int[] run : repeats) {
+            boolean any = false;
+            for (int op : run) any |= found[op];
+            for (int op : run) found[op] = any;
+        }
+    }
+
+    /** For each of the log's writes, in the history's keys, an op that wrote it, or {@link #MISSING}. */
     int[] lookup(Witness w, Map<Long, Long> keyIds) {
         int n = w.writeCount();
         int[] op = new int[n];
