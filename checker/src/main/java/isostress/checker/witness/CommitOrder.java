@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Each key's version order from the log: the writes of committed transactions to the key, in the order of the log
@@ -18,7 +19,9 @@ import java.util.Map;
  * checkers leave failed transactions out). With several nodes logging a key (replicas, a Galera cluster) the node
  * with the most of its writes gives the order; when another node holds two of its writes in the opposite order, the
  * logs disagree and the key gets no order (said in {@link VersionOrder#disagreements()}): which one the database
- * meant is not for the checker to invent.
+ * meant is not for the checker to invent. A key some log deletes gets no order either: after the delete the key's
+ * row is gone and a later write starts it again, which is no version of the history's chain (no workload deletes),
+ * so the key is searched for as without the log (the delete itself is an unrecorded-write finding).
  *
  * <p>Two passes over the log's writes, reusing the join's lookup of each write's op: counting per (key, node) (each
  * write's group kept), then filling one array of write indices grouped by (key, node) in log order. Each key's list reads the witness's columns
@@ -28,8 +31,11 @@ final class CommitOrder {
     private CommitOrder() {
     }
 
-    /** @param logOp per log write, the history's op that made it, or {@link LongPairIntMap#MISSING} */
-    static VersionOrder of(History h, Witness w, int[] logOp, int[] opTxn) {
+    /**
+     * @param logOp   per log write, the history's op that made it, or {@link LongPairIntMap#MISSING}
+     * @param deleted the history's keys that some log deletes: left without an order
+     */
+    static VersionOrder of(History h, Witness w, int[] logOp, int[] opTxn, Set<Long> deleted) {
         LongPairIntMap groupOf = new LongPairIntMap(1024);
         int groups = 0;
         int[] count = new int[1024];
@@ -78,6 +84,7 @@ final class CommitOrder {
         Map<Long, List<VersionOrder.Write>> keys = new HashMap<>();
         Map<Long, String> disagreements = new HashMap<>();
         for (Map.Entry<Long, List<Integer>> e : groupsOfKey.entrySet()) {
+            if (deleted.contains(e.getKey())) continue;
             int best = -1;
             for (int g : e.getValue()) if (best < 0 || count[g] > count[best]) best = g;
             String why = null;
