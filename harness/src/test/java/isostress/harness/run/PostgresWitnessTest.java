@@ -139,6 +139,21 @@ class PostgresWitnessTest {
                 "results.json counts it");
     }
 
+    /**
+     * No workload deletes rows: a row another client deletes during the run is in the log (test_decoding's
+     * {@code DELETE: k[bigint]:K}) and the join reports it, an unrecorded write naming the key; the verdict is invalid.
+     */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void rowDeletedByAnotherClientIsAnUnrecordedWrite() throws Exception {
+        RunOutcome o = WitnessRuns.runWithSideDelete(Campaigns.parse(store, "name: pg-witness-delete\n"
+                + "database: {type: postgresql, isolation: serializable, timeout: 2s}\n"
+                + "workload: {type: mini, sessions: 4, transactions: 3000, keys: 20, seed: 3}\n"
+                + "check: {levels: [serializable], witness: true}\n"));
+        assertTrue(Files.readString(o.dir().path().resolve("report.html")).contains("deleted key "
+                + WitnessRuns.DELETED_KEY), "report.html explains the delete");
+    }
+
     /** A server that cannot decode its log (as an external one may be) stops the run before its workload. */
     @Test
     @Timeout(value = 1, unit = TimeUnit.MINUTES)
