@@ -93,7 +93,7 @@ class MariaDbWitnessTest {
         WitnessRuns.runWithSideDelete(Campaigns.parse(store, "name: maria-witness-delete\n"
                 + "database: {type: mariadb, provision: local, isolation: repeatable-read}\n"
                 + "workload: {type: mini, sessions: 4, transactions: 3000, keys: 20, seed: 3}\n"
-                + "check: {levels: [read-committed]}\n"));
+                + "check: {levels: [read-committed]}\n"), false);
     }
 
     @Test

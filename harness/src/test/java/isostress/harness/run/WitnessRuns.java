@@ -54,17 +54,18 @@ final class WitnessRuns {
 
     /**
      * Runs {@code c} while another client, once the workload has committed (so the capture has begun), inserts a row
-     * of {@code isostress_kv} at {@link #DELETED_KEY} with the initial value and deletes it, in one transaction: a
-     * delete the history does not hold, as another client, a trigger or a bug would make. Then checks that the run's
-     * verdict is invalid with exactly one unrecorded-write finding, the delete, and returns the outcome.
+     * of the workload's table ({@code isostress_lists} when {@code lists}, else {@code isostress_kv}) at
+     * {@link #DELETED_KEY} with the initial value and deletes it, in one transaction: a delete the history does not
+     * hold, as another client, a trigger or a bug would make. Then checks that the run's verdict is invalid with
+     * exactly one unrecorded-write finding, the delete, and returns the outcome.
      */
-    static RunOutcome runWithSideDelete(isostress.harness.config.Campaign c) throws Exception {
+    static RunOutcome runWithSideDelete(isostress.harness.config.Campaign c, boolean lists) throws Exception {
         Throwable[] failed = new Throwable[1];
         StringWriter sw = new StringWriter();
         RunOutcome o = new CampaignRunner(c, new PrintWriter(sw), false).onDatabaseStarted(db -> {
             Thread t = new Thread(() -> {
                 try {
-                    sideDelete(db);
+                    sideDelete(db, lists);
                 } catch (Throwable e) {
                     failed[0] = e;
                 }
@@ -92,13 +93,14 @@ final class WitnessRuns {
         return o;
     }
 
-    private static void sideDelete(RunningDatabase db) throws SQLException, InterruptedException {
+    private static void sideDelete(RunningDatabase db, boolean lists) throws SQLException, InterruptedException {
+        String table = lists ? "isostress_lists" : "isostress_kv";
+        String initial = lists ? "''" : Long.toString(DatabaseAdapter.INITIAL);
         try (Connection conn = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
              Statement s = conn.createStatement()) {
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (true) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM isostress_kv WHERE v <> "
-                        + DatabaseAdapter.INITIAL)) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table + " WHERE v <> " + initial)) {
                     if (rs.next() && rs.getLong(1) > 0) break;
                 } catch (SQLException e) {
                     // the table is not there yet
@@ -107,9 +109,8 @@ final class WitnessRuns {
                 Thread.sleep(20);
             }
             conn.setAutoCommit(false);
-            s.executeUpdate("INSERT INTO isostress_kv (k, v) VALUES (" + DELETED_KEY + ", " + DatabaseAdapter.INITIAL
-                    + ")");
-            s.executeUpdate("DELETE FROM isostress_kv WHERE k = " + DELETED_KEY);
+            s.executeUpdate("INSERT INTO " + table + " (k, v) VALUES (" + DELETED_KEY + ", " + initial + ")");
+            s.executeUpdate("DELETE FROM " + table + " WHERE k = " + DELETED_KEY);
             conn.commit();
         }
     }
