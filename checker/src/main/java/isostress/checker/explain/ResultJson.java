@@ -229,6 +229,8 @@ public final class ResultJson {
         } else if (m instanceof MicroOp.ListRead) {
             List<Long> vs = ((MicroOp.ListRead) m).values();
             if (vs == null) a.addNull(); else vs.forEach(a.addArray()::add);
+        } else if (m instanceof MicroOp.Delete) {
+            return a; // ["delete", key]: the row is gone, no value
         } else {
             MicroOp.Cas c = (MicroOp.Cas) m;
             ArrayNode ev = a.addArray();

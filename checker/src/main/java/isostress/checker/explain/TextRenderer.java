@@ -143,6 +143,8 @@ public final class TextRenderer {
             } else if (m instanceof MicroOp.ListRead) {
                 List<Long> vs = ((MicroOp.ListRead) m).values();
                 sb.append("r ").append(keyName.apply(m.key())).append(' ').append(vs == null ? "nil" : vs.toString().replace(",", ""));
+            } else if (m instanceof MicroOp.Delete) {
+                sb.append("delete ").append(keyName.apply(m.key()));
             } else {
                 MicroOp.Cas c = (MicroOp.Cas) m;
                 sb.append("cas ").append(keyName.apply(m.key())).append(' ').append(c.expected() == null ? "nil" : c.expected())

@@ -15,7 +15,7 @@ final class WitnessText {
     /** What the history says about the finding's transaction (or, for an unrecorded write, that it has none). */
     static String history(WitnessFinding f) {
         Txn t = f.txn();
-        if (t == null) return "no transaction of the history wrote " + ops(f, f.writes()) + ".";
+        if (t == null) return "no transaction of the history " + strays(f) + ".";
         String where = t.line() > 0 ? ", line " + t.line() : "";
         switch (t.outcome()) {
             case OK: return t.label() + " committed (ok" + where + ").";
@@ -50,9 +50,34 @@ final class WitnessText {
                 return t.label() + " failed (the client was told it aborted), but the commit log holds "
                         + ops(f, f.writes()) + " in " + labels(log) + ": it committed.";
             default:
-                return labels(log) + " wrote " + ops(f, f.writes()) + ", which no transaction of the history wrote: the "
-                        + "log holds a commit the history does not account for.";
+                if (deletes(f.writes()).isEmpty()) {
+                    return labels(log) + " wrote " + ops(f, f.writes()) + ", which no transaction of the history "
+                            + "wrote: the log holds a commit the history does not account for.";
+                }
+                return labels(log) + " " + strays(f) + ", which no transaction of the history did (no workload "
+                        + "deletes a row): the log holds a commit the history does not account for.";
         }
+    }
+
+    /** An unrecorded write's ops as a predicate: "wrote w 6 61", "deleted key 3", "wrote w 6 61 and deleted key 3". */
+    private static String strays(WitnessFinding f) {
+        List<MicroOp> deleted = deletes(f.writes());
+        List<MicroOp> written = f.writes().stream().filter(m -> !(m instanceof MicroOp.Delete)).toList();
+        StringBuilder sb = new StringBuilder();
+        if (!written.isEmpty()) sb.append("wrote ").append(ops(f, written));
+        if (!deleted.isEmpty()) {
+            if (sb.length() > 0) sb.append(" and ");
+            sb.append("deleted key").append(deleted.size() == 1 ? " " : "s ");
+            for (int i = 0; i < deleted.size(); i++) {
+                if (i > 0) sb.append(i == deleted.size() - 1 ? " and " : ", ");
+                sb.append(f.keyName(deleted.get(i).key()));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static List<MicroOp> deletes(List<MicroOp> ops) {
+        return ops.stream().filter(m -> m instanceof MicroOp.Delete).toList();
     }
 
     /** "n1 pos 17 (txid 731, line 18) = {w 3 17, append 4 9}". */

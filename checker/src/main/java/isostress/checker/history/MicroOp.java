@@ -9,12 +9,16 @@ import java.util.Objects;
  * <p>A {@code null} read value means "the initial value" in a completed transaction and "not known" in an
  * invocation or in an {@code info} completion whose read was never returned.
  */
-public sealed interface MicroOp permits MicroOp.Read, MicroOp.Write, MicroOp.Append, MicroOp.ListRead, MicroOp.Cas {
+public sealed interface MicroOp permits MicroOp.Read, MicroOp.Write, MicroOp.Append, MicroOp.ListRead, MicroOp.Cas,
+        MicroOp.Delete {
 
     /** The key this operation touches. */
     long key();
 
-    /** The Jepsen micro-op function name: {@code r}, {@code w}, {@code append} or {@code cas}. */
+    /**
+     * The Jepsen micro-op function name: {@code r}, {@code w}, {@code append} or {@code cas}; {@code delete} in a
+     * commit log only.
+     */
     String function();
 
     /** True for operations that change the key's value. */
@@ -59,6 +63,16 @@ public sealed interface MicroOp permits MicroOp.Read, MicroOp.Write, MicroOp.App
         public String function() { return "cas"; }
         public boolean writes() { return true; }
         @Override public String toString() { return "cas(" + key + "," + expected + "->" + newValue + ")"; }
+    }
+
+    /**
+     * A deleted row, as a database's commit log holds it (a witness file, docs/witness.md); never in a history: no
+     * workload deletes rows, so a delete in the log is someone else's write to the workload's data.
+     */
+    record Delete(long key) implements MicroOp {
+        public String function() { return "delete"; }
+        public boolean writes() { return true; }
+        @Override public String toString() { return "delete(" + key + ")"; }
     }
 
     /** Null-safe value equality used by readers and tests. */

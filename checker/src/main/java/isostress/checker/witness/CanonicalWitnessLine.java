@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * The fast path of {@link WitnessReader}: a line in the form the captures write,
- * {@code {"pos":17,"node":"n1","txid":"731","writes":[["w",3,17],["append",4,9]]}} (these fields in this order,
+ * {@code {"pos":17,"node":"n1","txid":"731","writes":[["w",3,17],["append",4,9],["delete",5]]}} (these fields in this order,
  * integer keys, no escapes, blanks allowed between tokens), read straight from its bytes by one reused reader.
  *
  * <p>Why by hand: a witness has a line per committed transaction, as many as the history has transactions, and a
@@ -71,14 +71,19 @@ final class CanonicalWitnessLine {
         } else {
             while (true) {
                 if (!sym('[') || !string()) return false;
-                boolean append;
-                if (sTo - sFrom == 1 && b[sFrom] == 'w') append = false;
-                else if (sTo - sFrom == 6 && same(sFrom, "append")) append = true;
+                byte kind;
+                if (sTo - sFrom == 1 && b[sFrom] == 'w') kind = Witness.WRITE;
+                else if (sTo - sFrom == 6 && same(sFrom, "append")) kind = Witness.APPEND;
+                else if (sTo - sFrom == 6 && same(sFrom, "delete")) kind = Witness.DELETE;
                 else return false;
                 if (!sym(',') || !number()) return false;
                 long key = num;
-                if (!sym(',') || !number()) return false;
-                out.add(append, key, num);
+                if (kind == Witness.DELETE) {
+                    out.add(kind, key, 0); // ["delete", key]: a deleted row has no value
+                } else {
+                    if (!sym(',') || !number()) return false;
+                    out.add(kind, key, num);
+                }
                 if (!sym(']')) return false;
                 blanks();
                 if (p < end && b[p] == ',') {

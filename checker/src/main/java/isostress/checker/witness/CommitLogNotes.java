@@ -46,6 +46,7 @@ public final class CommitLogNotes {
         for (int L = 0; L < w.size(); L++) {
             int last = -1;
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
+                if (w.isDelete(i)) continue; // no value: no writer of the history
                 int t = writer.get(WitnessJoin.historyKey(keyIds, w, i), w.value(i));
                 if (t == LongPairIntMap.MISSING || t == last) continue;
                 List<WitnessTxn> l = logOf.computeIfAbsent(t, x -> new ArrayList<>());

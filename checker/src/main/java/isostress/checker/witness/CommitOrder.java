@@ -9,6 +9,7 @@ import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Each key's version order from the log: the writes of committed transactions to the key, in the order of the log
@@ -17,7 +18,9 @@ import java.util.Map;
  * checkers leave failed transactions out). With several nodes logging a key (replicas, a Galera cluster) the node
  * with the most of its writes gives the order; when another node holds two of its writes in the opposite order, the
  * logs disagree and the key gets no order (said in {@link VersionOrder#disagreements()}): which one the database
- * meant is not for the checker to invent.
+ * meant is not for the checker to invent. A key some log deletes gets no order either: after the delete the key's
+ * row is gone and a later write starts it again, which is no version of the history's chain (no workload deletes),
+ * so the key is searched for as without the log (the delete itself is an unrecorded-write finding).
  *
  * <p>Two passes over the log's writes, reusing the join's lookup of each write's op: counting per (key, node) (each
  * write's group kept), then filling one array of write indices grouped by (key, node) in log order; the groups are
@@ -29,10 +32,11 @@ final class CommitOrder {
     }
 
     /**
-     * @param logOp  per log write, the history's op that made it, or {@link LongPairIntMap#MISSING}
-     * @param writer the join's index of the history's writes, whose dense key ids number the groups
+     * @param logOp   per log write, the history's op that made it, or {@link LongPairIntMap#MISSING}
+     * @param writer  the join's index of the history's writes, whose dense key ids number the groups
+     * @param deleted the history's keys that some log deletes: left without an order
      */
-    static VersionOrder of(History h, Witness w, int[] logOp, int[] opTxn, WriterIndex writer) {
+    static VersionOrder of(History h, Witness w, int[] logOp, int[] opTxn, WriterIndex writer, Set<Long> deleted) {
         // Group (key, node) is keyId * nodes + node: an array, not a map, as the keys are dense.
         int nodes = w.nodeCount(), keyCount = writer.keyCount(), groups = keyCount * nodes;
         int[] count = new int[groups];
@@ -73,7 +77,7 @@ final class CommitOrder {
             for (int g = k * nodes; g < (k + 1) * nodes; g++) {
                 if (count[g] > 0 && (best < 0 || count[g] > count[best])) best = g;
             }
-            if (best < 0) continue;
+            if (best < 0 || deleted.contains(keyOf[k])) continue;
             String why = null;
             for (int g = k * nodes; g < (k + 1) * nodes && why == null; g++) {
                 if (g != best && count[g] > 0) {

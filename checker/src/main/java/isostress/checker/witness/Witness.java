@@ -20,8 +20,8 @@ import java.util.Map;
  * (MariaDB's GTIDs, {@code 0-1-42}). Keys are integers, or strings numbered by the reader (see {@link #keyName}).
  */
 public final class Witness {
-    /** Write kinds, as stored. */
-    static final byte WRITE = 0, APPEND = 1;
+    /** Write kinds, as stored; a delete's value is 0 and means nothing. */
+    static final byte WRITE = 0, APPEND = 1, DELETE = 2;
 
     private final String source;
     private final int size, writes;
@@ -81,6 +81,11 @@ public final class Witness {
 
     boolean isAppend(int w) { return kind[w] == APPEND; }
 
+    /** A deleted row: no value, so no writer is looked up for it. */
+    boolean isDelete(int w) { return kind[w] == DELETE; }
+
+    byte kind(int w) { return kind[w]; }
+
     long key(int w) { return key[w]; }
 
     long value(int w) { return value[w]; }
@@ -95,7 +100,7 @@ public final class Witness {
     public WitnessTxn txn(int t) {
         List<MicroOp> ws = new ArrayList<>(endWrite(t) - firstWrite(t));
         for (int w = firstWrite(t); w < endWrite(t); w++) {
-            ws.add(isAppend(w) ? new MicroOp.Append(key[w], value[w]) : new MicroOp.Write(key[w], value[w]));
+            ws.add(op(kind[w], key[w], value[w]));
         }
         return new WitnessTxn(node(t), pos[t], txid(t), line[t], ws);
     }
@@ -167,11 +172,23 @@ public final class Witness {
         return out;
     }
 
+    /** A stored write as an op: {@code w}, {@code append} (the element appended) or {@code delete}. */
+    static MicroOp op(byte kind, long key, long value) {
+        switch (kind) {
+            case APPEND: return new MicroOp.Append(key, value);
+            case DELETE: return new MicroOp.Delete(key);
+            default: return new MicroOp.Write(key, value);
+        }
+    }
+
     public static Builder builder(String source) {
         return new Builder(source);
     }
 
-    /** Builds a witness: {@link #begin}, then {@link #write}/{@link #append}, then the next {@link #begin}. */
+    /**
+     * Builds a witness: {@link #begin}, then {@link #write}/{@link #append}/{@link #delete}, then the next
+     * {@link #begin}.
+     */
     public static final class Builder {
         private final String source;
         private int size = 0, writes = 0;
@@ -270,6 +287,9 @@ public final class Witness {
 
         public void append(long k, long v) { add(APPEND, k, v); }
 
+        /** A deleted row of key {@code k}. */
+        public void delete(long k) { add(DELETE, k, 0); }
+
         /** The id of string key {@code s} (its spelling in messages is {@code "s"}, with quotes). */
         public long stringKey(String s) {
             Long id = stringKeyIds.get(s);
@@ -280,7 +300,8 @@ public final class Witness {
             return n;
         }
 
-        private void add(byte k, long kk, long v) {
+        /** A write of kind {@link #WRITE}, {@link #APPEND} or {@link #DELETE} (value 0). */
+        void add(byte k, long kk, long v) {
             if (size == 0) throw new IllegalStateException("no log transaction begun");
             if (writes == kind.length) {
                 int c = writes + (writes >> 1);

@@ -13,9 +13,11 @@ import isostress.checker.model.WitnessTxn;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Joins a history with a witness (the database's commit log, docs/witness.md) by the values written: values are
@@ -33,7 +35,9 @@ import java.util.Map;
  *       {@link Kind#SPLIT_COMMIT}; an {@code info} one a split commit (neither committed nor aborted as a whole).</li>
  * </ul>
  * A log write that no transaction made (and that is not the key's initial value) is an
- * {@link Kind#UNRECORDED_WRITE}, one finding per log transaction. {@code info} transactions are resolved in a new
+ * {@link Kind#UNRECORDED_WRITE}, one finding per log transaction; so is a deleted row of a workload key, since no
+ * workload deletes rows (a delete names no value, so it names no writer, and it takes no part in the version order).
+ * {@code info} transactions are resolved in a new
  * history ({@link History#withOutcomes}): committed ones become {@code ok} (those that never completed stay
  * {@code info}, as their completion time is unknown and real-time order needs it, and so do those with a read whose
  * value is not known, which {@code ok} would turn into a read of the initial value), aborted ones {@code fail}; the
@@ -92,6 +96,7 @@ public final class WitnessJoin {
         List<Integer> unrecordedListed = new ArrayList<>();
         int[] writersOf = new int[8], countOf = new int[8];
         int[] logOp = writer.lookup(w, keyIds); // each log write's op (CommitOrder reuses it for the version order)
+        Set<Long> deleted = new HashSet<>(); // keys the log deletes: no version order from it
         for (int L = 0; L < w.size(); L++) {
             int distinct = 0;
             boolean stray = false;
@@ -99,7 +104,12 @@ public final class WitnessJoin {
                 long key = historyKey(keyIds, w, i);
                 int op = logOp[i];
                 if (op == LongPairIntMap.MISSING) {
-                    if (!h.initial().isInitial(key, w.value(i))) stray = true;
+                    if (w.isDelete(i)) {
+                        stray = true;
+                        deleted.add(key);
+                    } else if (!h.initial().isInitial(key, w.value(i))) {
+                        stray = true;
+                    }
                     continue;
                 }
                 found[op] = true;
@@ -141,7 +151,7 @@ public final class WitnessJoin {
         writer.spreadFound(found);
         Joined j = classify(h, w, keyIds, writer, opTxn, found, lastLog, torn, nWrites, matched, unrecorded,
                 unrecordedListed, maxPerKind);
-        return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn, writer));
+        return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn, writer, deleted));
     }
 
     private static Joined classify(History h, Witness w, Map<Long, Long> keyIds, WriterIndex writer,
@@ -213,6 +223,7 @@ public final class WitnessJoin {
         for (Integer t : listed.keySet()) logOf.put(t, new ArrayList<>());
         for (int L = 0; L < w.size() && !listed.isEmpty(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
+                if (w.isDelete(i)) continue;
                 int op = writer.get(historyKey(keyIds, w, i), w.value(i));
                 if (op == LongPairIntMap.MISSING) continue;
                 int t = opTxn[op];
@@ -228,9 +239,9 @@ public final class WitnessJoin {
                     List<MicroOp> stray = new ArrayList<>();
                     for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                         long key = historyKey(keyIds, w, i);
-                        if (writer.get(key, w.value(i)) == LongPairIntMap.MISSING
-                                && !h.initial().isInitial(key, w.value(i))) {
-                            stray.add(op(w.isAppend(i), key, w.value(i)));
+                        if (w.isDelete(i) || (writer.get(key, w.value(i)) == LongPairIntMap.MISSING
+                                && !h.initial().isInitial(key, w.value(i)))) {
+                            stray.add(Witness.op(w.kind(i), key, w.value(i)));
                         }
                     }
                     out.add(new WitnessFinding(kind, null, List.of(logTxn(w, keyIds, L)), stray, names));
@@ -252,14 +263,10 @@ public final class WitnessJoin {
         return out;
     }
 
-    private static MicroOp op(boolean append, long key, long value) {
-        return append ? new MicroOp.Append(key, value) : new MicroOp.Write(key, value);
-    }
-
     /** Log transaction {@code L} with its keys as the history's ids. */
     static WitnessTxn logTxn(Witness w, Map<Long, Long> keyIds, int L) {
         List<MicroOp> ws = new ArrayList<>();
-        for (int i = w.firstWrite(L); i < w.endWrite(L); i++) ws.add(op(w.isAppend(i), historyKey(keyIds, w, i), w.value(i)));
+        for (int i = w.firstWrite(L); i < w.endWrite(L); i++) ws.add(Witness.op(w.kind(i), historyKey(keyIds, w, i), w.value(i)));
         return new WitnessTxn(w.node(L), w.pos(L), w.txid(L), w.line(L), ws);
     }
 

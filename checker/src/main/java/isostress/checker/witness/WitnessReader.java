@@ -16,7 +16,7 @@ import java.util.Arrays;
 
 /**
  * Reads a witness file (docs/witness.md): one JSON object per line,
- * {@code {"pos":17,"node":"n1","txid":"731","writes":[["w",3,17],["append",4,9]]}}.
+ * {@code {"pos":17,"node":"n1","txid":"731","writes":[["w",3,17],["append",4,9],["delete",5]]}}.
  *
  * <p>Streams: each line is parsed on its own by Jackson's token parser (one parser a line, so an error is always the
  * line's own) into the {@link Witness} columns. Every field is type-checked and every bad line is an {@link InputException}
@@ -145,7 +145,7 @@ public final class WitnessReader {
             WriteBuffer w = state.writes;
             for (int i = 0; i < w.n; i++) {
                 if (w.key[i] < state.lowestInteger) state.lowestInteger = w.key[i];
-                if (w.append[i]) b.append(w.key[i], w.value[i]); else b.write(w.key[i], w.value[i]);
+                b.add(w.kind[i], w.key[i], w.value[i]);
             }
             return;
         }
@@ -218,17 +218,15 @@ public final class WitnessReader {
         }
         String why = b.begin(node, pos, txid, line);
         if (why != null) throw new InputException(source, line, why + ": a node's log is in commit order");
-        for (int i = 0; i < writes.n; i++) {
-            if (writes.append[i]) b.append(writes.key[i], writes.value[i]); else b.write(writes.key[i], writes.value[i]);
-        }
+        for (int i = 0; i < writes.n; i++) b.add(writes.kind[i], writes.key[i], writes.value[i]);
     }
 
-    /** {@code [["w", key, value], ["append", key, element], ...]}. */
+    /** {@code [["w", key, value], ["append", key, element], ["delete", key], ...]}. */
     private static void writes(JsonParser p, JsonToken start, int line, String source, Witness.Builder b,
                                WriteBuffer out, LineState state) throws IOException {
         if (start != JsonToken.START_ARRAY) {
-            throw new InputException(source, line, "\"writes\" must be a list of [\"w\", key, value] or "
-                    + "[\"append\", key, element], got " + describe(p));
+            throw new InputException(source, line, "\"writes\" must be a list of [\"w\", key, value], "
+                    + "[\"append\", key, element] or [\"delete\", key], got " + describe(p));
         }
         JsonToken tok;
         while ((tok = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -236,14 +234,17 @@ public final class WitnessReader {
                 throw new InputException(source, line, "expected a write like [\"w\", key, value], got " + describe(p));
             }
             if (p.nextToken() != JsonToken.VALUE_STRING) {
-                throw new InputException(source, line, "a write starts with \"w\" or \"append\", got " + describe(p));
+                throw new InputException(source, line, "a write starts with \"w\", \"append\" or \"delete\", got "
+                        + describe(p));
             }
             String fn = p.getText();
-            boolean append;
-            if (fn.equals("w")) append = false;
-            else if (fn.equals("append")) append = true;
-            else throw new InputException(source, line, "unknown write \"" + abbreviate(fn) + "\": expected \"w\" "
-                    + "or \"append\" (a log holds writes only)");
+            byte kind;
+            if (fn.equals("w")) kind = Witness.WRITE;
+            else if (fn.equals("append")) kind = Witness.APPEND;
+            else if (fn.equals("delete")) kind = Witness.DELETE;
+            else throw new InputException(source, line, "unknown write \"" + abbreviate(fn) + "\": expected \"w\", "
+                    + "\"append\" or \"delete\" (a log holds writes only)");
+            boolean append = kind == Witness.APPEND;
             JsonToken k = p.nextToken();
             long key;
             if (k == JsonToken.VALUE_NUMBER_INT) {
@@ -259,6 +260,14 @@ public final class WitnessReader {
                 throw new InputException(source, line, "integer key " + state.lowestInteger + " and string keys in "
                         + "one witness are not supported (their ids would collide)");
             }
+            if (kind == Witness.DELETE) {
+                if (p.nextToken() != JsonToken.END_ARRAY) {
+                    throw new InputException(source, line, "\"delete\" of key " + b.keyName(key) + " has more than "
+                            + "[\"delete\", key] (a deleted row has no value), got " + describe(p));
+                }
+                out.add(kind, key, 0);
+                continue;
+            }
             if (p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
                 throw new InputException(source, line, "\"" + fn + "\" of key " + b.keyName(key) + ": the "
                         + (append ? "element" : "value") + " must be an integer, got " + describe(p));
@@ -268,7 +277,7 @@ public final class WitnessReader {
                 throw new InputException(source, line, "write \"" + fn + "\" has more than [f, key, value] (a list "
                         + "append gives the element appended, not the whole list)");
             }
-            out.add(append, key, value);
+            out.add(kind, key, value);
         }
     }
 
@@ -307,16 +316,17 @@ public final class WitnessReader {
             n = 0;
         }
 
-        boolean[] append = new boolean[8];
+        /** {@link Witness#WRITE}, {@link Witness#APPEND} or {@link Witness#DELETE} (value 0). */
+        byte[] kind = new byte[8];
         long[] key = new long[8], value = new long[8];
 
-        void add(boolean a, long k, long v) {
+        void add(byte a, long k, long v) {
             if (n == key.length) {
-                append = Arrays.copyOf(append, n * 2);
+                kind = Arrays.copyOf(kind, n * 2);
                 key = Arrays.copyOf(key, n * 2);
                 value = Arrays.copyOf(value, n * 2);
             }
-            append[n] = a;
+            kind[n] = a;
             key[n] = k;
             value[n] = v;
             n++;

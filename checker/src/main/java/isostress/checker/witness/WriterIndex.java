@@ -116,7 +116,10 @@ final class WriterIndex {
         }
     }
 
-    /** For each of the log's writes, in the history's keys, an op that wrote it, or {@link #MISSING}. */
+    /**
+     * For each of the log's writes, in the history's keys, an op that wrote it, or {@link #MISSING} (always for a
+     * deleted row).
+     */
     int[] lookup(Witness w, Map<Long, Long> keyIds) {
         int n = w.writeCount();
         int[] op = new int[n];
@@ -128,7 +131,10 @@ final class WriterIndex {
     }
 
     private void lookup(Witness w, Map<Long, Long> keyIds, int[] op, int from, int to) {
-        for (int i = from; i < to; i++) op[i] = get(WitnessJoin.historyKey(keyIds, w, i), w.value(i));
+        // A deleted row has no value to name a writer by (and no history transaction deletes).
+        for (int i = from; i < to; i++) {
+            op[i] = w.isDelete(i) ? MISSING : get(WitnessJoin.historyKey(keyIds, w, i), w.value(i));
+        }
     }
 
     private static void await(CompletableFuture<Void> f) {

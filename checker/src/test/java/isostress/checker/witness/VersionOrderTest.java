@@ -161,6 +161,31 @@ class VersionOrderTest {
                 text(contradicts));
     }
 
+    /**
+     * A key the log deletes has no order from the log (after the delete its row starts again, which is no version of
+     * the history's chain): it is searched for, as when nodes disagree, while the other keys keep the log's order.
+     * Here the log's order of key 1 would make the history invalid (as in the test above); searched for, it is valid.
+     */
+    @Test
+    void aKeyTheLogDeletesIsSearched() throws IOException {
+        History h = new Hist().ok(1, "w 1 1, r 2 nil").ok(2, "w 1 2, w 2 5").build();
+        Witness w = witness("{\"pos\":17,\"node\":\"n1\",\"txid\":\"731\",\"writes\":[[\"w\",1,2],[\"w\",2,5]]}",
+                "{\"pos\":20,\"node\":\"n1\",\"txid\":\"740\",\"writes\":[[\"delete\",1]]}",
+                "{\"pos\":23,\"node\":\"n1\",\"txid\":\"732\",\"writes\":[[\"w\",1,1]]}");
+        WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
+        assertEquals(1, j.report().unrecordedWrite());
+        assertNull(j.order().keys().get(1L));
+        assertFalse(j.order().disagreements().containsKey(1L));
+        assertEquals(List.of(5L), j.order().keys().get(2L).stream().map(VersionOrder.Write::value).toList());
+        IsolationLevel ser = IsolationLevel.SERIALIZABLE;
+        Result r = check(j.resolved(), j.order(), ser);
+        assertEquals(Verdict.VALID, r.level(ser).verdict(), "key 1 searched for: T0 before T1 serializes them");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> vo = (Map<String, Object>) r.stats().get("version_order");
+        assertEquals(1, vo.get("keys_from_log"));
+        assertEquals(1, vo.get("keys_not_in_log_completely"));
+    }
+
     /** Writes of failed transactions (failed-but-committed) and unrecorded writes take no part in the order. */
     @Test
     void onlyCommittedWritesOfTheHistoryTakePart() throws IOException {

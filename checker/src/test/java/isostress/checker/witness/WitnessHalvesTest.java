@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reader's errors and line numbers.
  */
 class WitnessHalvesTest {
-    /** A witness of about {@code bytes} bytes: three nodes, some text txids, blank lines, appends. */
+    /** A witness of about {@code bytes} bytes: three nodes, some text txids, blank lines, appends, deletes. */
     private static StringBuilder canonical(int bytes, long seed) {
         Random r = new Random(seed);
         StringBuilder sb = new StringBuilder();
@@ -40,8 +40,13 @@ class WitnessHalvesTest {
             int n = r.nextInt(4);
             for (int i = 0; i < n; i++) {
                 if (i > 0) sb.append(',');
-                sb.append(r.nextInt(5) == 0 ? "[\"append\"," : "[\"w\",").append(r.nextInt(1000)).append(',')
-                        .append(++value).append(']');
+                int kind = r.nextInt(10);
+                if (kind == 0) {
+                    sb.append("[\"delete\",").append(r.nextInt(1000)).append(']');
+                } else {
+                    sb.append(kind < 3 ? "[\"append\"," : "[\"w\",").append(r.nextInt(1000)).append(',')
+                            .append(++value).append(']');
+                }
             }
             sb.append("]}\n");
             if (r.nextInt(50) == 0) sb.append('\n');

@@ -175,6 +175,42 @@ class WitnessJoinTest {
         assertEquals(Verdict.INVALID, check(j, IsolationLevel.SERIALIZABLE).verdict());
     }
 
+    /**
+     * No workload deletes rows: a deleted row in the log is someone else's write, an unrecorded write naming the key;
+     * a delete has no value, so it is never taken for a write of one (here key 1's value 0, which T0 wrote).
+     */
+    @Test
+    void aDeletedRowIsAnUnrecordedWriteNamingItsKey() throws Exception {
+        History h = new Hist().ok(1, "w 1 0").ok(2, "w 2 5").build();
+        Witness w = witness("{\"pos\":1,\"node\":\"n1\",\"txid\":\"1\",\"writes\":[[\"w\",1,0]]}",
+                "{\"pos\":2,\"node\":\"n1\",\"txid\":\"2\",\"writes\":[[\"w\",2,5]]}",
+                "{\"pos\":3,\"node\":\"n1\",\"txid\":\"9\",\"writes\":[[\"delete\",1]]}",
+                "{\"pos\":4,\"node\":\"n1\",\"txid\":\"10\",\"writes\":[[\"w\",7,3],[\"delete\",2],[\"delete\",8]]}");
+        WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
+        WitnessReport r = j.report();
+        assertEquals(2, r.unrecordedWrite(), r.summary());
+        assertEquals(2, r.matched(), "each history write in one log transaction");
+        assertEquals(0, r.lostWrite() + r.splitCommit() + r.failedButCommitted(), r.summary());
+        WitnessFinding first = r.findings().get(0), second = r.findings().get(1);
+        assertEquals(Kind.UNRECORDED_WRITE, first.kind());
+        assertEquals(List.of(new isostress.checker.history.MicroOp.Delete(1)), first.writes());
+        String text = TextRenderer.render(first, true);
+        assertTrue(text.contains("The history: no transaction of the history deleted key 1."), text);
+        assertTrue(text.contains("  n1 pos 3 (txid 9, line 3) = {delete 1}"), text);
+        assertTrue(text.contains("n1 pos 3 (txid 9, line 3) deleted key 1, which no transaction of the history did "
+                + "(no workload deletes a row): the log holds a commit the history does not account for."), text);
+        String both = TextRenderer.render(second, true);
+        assertTrue(both.contains("n1 pos 4 (txid 10, line 4) wrote w 7 3 and deleted keys 2 and 8, which no "
+                + "transaction of the history did"), both);
+        Result res = check(j, IsolationLevel.SERIALIZABLE);
+        assertEquals(Verdict.INVALID, res.verdict());
+        JsonNode f = new ObjectMapper().readTree(ResultJson.toString(res)).get("witness").get("findings").get(0);
+        assertEquals("unrecorded-write", f.get("name").asText());
+        assertEquals("[[\"delete\",1]]", f.get("writes").toString());
+        assertEquals("[[\"delete\",1]]", f.get("log").get(0).get("writes").toString());
+        assertTrue(f.get("explanation").asText().contains("deleted key 1"), f.toString());
+    }
+
     @Test
     void initialValuesInTheLogAreNotUnrecorded() throws IOException {
         History h = new Hist().initial(isostress.checker.history.InitialState.allKeys(0L)).ok(1, "r 1 0, w 1 1")

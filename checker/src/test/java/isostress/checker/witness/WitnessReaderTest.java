@@ -41,6 +41,22 @@ class WitnessReaderTest {
         assertEquals("\"x\"", w.stringKeys().get(w.key(2)));
     }
 
+    /** A deleted row, {@code ["delete", key]}, read alike by the captures' fast path and by Jackson. */
+    @Test
+    void readsDeletes() throws IOException {
+        String text = "{\"pos\":17,\"node\":\"n1\",\"txid\":\"731\",\"writes\":[[\"w\",3,17],[\"delete\",4]]}\n"
+                + "{\"pos\":18, \"node\":\"n1\",\"txid\":\"732\",\"writes\":[[\"delete\", -5]]}\n"
+                + "{\"writes\":[[\"delete\",\"x\"]],\"pos\":19,\"node\":\"n1\",\"txid\":\"733\"}\n";
+        for (boolean canonical : List.of(true, false)) {
+            Witness w = WitnessReader.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "w.jsonl",
+                    canonical);
+            assertEquals(List.of(new MicroOp.Write(3, 17), new MicroOp.Delete(4)), w.txn(0).writes());
+            assertEquals(List.of(new MicroOp.Delete(-5)), w.txn(1).writes());
+            assertTrue(w.isDelete(2) && w.isDelete(3) && !w.isDelete(0));
+            assertEquals("\"x\"", w.stringKeys().get(w.key(3)));
+        }
+    }
+
     @Test
     void anEmptyFileIsALogWithoutCommits() throws IOException {
         assertEquals(0, read("").size());
@@ -69,7 +85,13 @@ class WitnessReaderTest {
         refused("{\"pos\":2,\"node\":\"n\",\"txid\":[],\"writes\":[]}", 1, "\"txid\" must be a string or an integer");
         refused("{\"pos\":2,\"node\":\"n\",\"txid\":\"2\",\"writes\":{}}", 1, "\"writes\" must be a list");
         refused("{\"pos\":2,\"node\":\"n\",\"txid\":\"2\",\"writes\":[[\"r\",1,2]]}", 1,
-                "unknown write \"r\": expected \"w\" or \"append\"");
+                "unknown write \"r\": expected \"w\", \"append\" or \"delete\"");
+        refused("{\"pos\":2,\"node\":\"n\",\"txid\":\"2\",\"writes\":[[\"delete\",1,2]]}", 1,
+                "\"delete\" of key 1 has more than [\"delete\", key] (a deleted row has no value), got 2");
+        refused("{\"pos\":2,\"node\":\"n\",\"txid\":\"2\",\"writes\":[[\"delete\",null]]}", 1,
+                "\"delete\": the key must be an integer or a string, got null");
+        refused("{\"pos\":2,\"node\":\"n\",\"txid\":\"2\",\"writes\":[[\"delete\"]]}", 1,
+                "\"delete\": the key must be an integer or a string, got the end of the list");
         refused("{\"pos\":2,\"node\":\"n\",\"txid\":\"2\",\"writes\":[[\"w\",1,null]]}", 1,
                 "\"w\" of key 1: the value must be an integer, got null");
         refused("{\"pos\":2,\"node\":\"n\",\"txid\":\"2\",\"writes\":[[\"append\",1,[1,2]]]}", 1,

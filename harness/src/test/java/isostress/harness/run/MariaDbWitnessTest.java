@@ -82,6 +82,20 @@ class MariaDbWitnessTest {
         assertTrue(Files.readString(o.dir().witness()).contains("[\"append\","), "appends in the log");
     }
 
+    /**
+     * No workload deletes rows: a row another client deletes during the run is in the binary log (a delete-rows event
+     * with the row's before image) and the join reports it, an unrecorded write naming the key; the verdict is invalid.
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void rowDeletedByAnotherClientIsAnUnrecordedWrite() throws Exception {
+        Services.requireLocalMariaDb();
+        WitnessRuns.runWithSideDelete(Campaigns.parse(store, "name: maria-witness-delete\n"
+                + "database: {type: mariadb, provision: local, isolation: repeatable-read}\n"
+                + "workload: {type: mini, sessions: 4, transactions: 3000, keys: 20, seed: 3}\n"
+                + "check: {levels: [read-committed]}\n"), false);
+    }
+
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void killedServerLeavesUnknownTransactionsTheLogResolves() throws Exception {

@@ -139,6 +139,31 @@ class PostgresWitnessTest {
                 "results.json counts it");
     }
 
+    /**
+     * No workload deletes rows: a row another client deletes during the run is in the log (test_decoding's
+     * {@code DELETE: k[bigint]:K}) and the join reports it, an unrecorded write naming the key; the verdict is invalid.
+     */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void rowDeletedByAnotherClientIsAnUnrecordedWrite() throws Exception {
+        RunOutcome o = WitnessRuns.runWithSideDelete(Campaigns.parse(store, "name: pg-witness-delete\n"
+                + "database: {type: postgresql, isolation: serializable, timeout: 2s}\n"
+                + "workload: {type: mini, sessions: 4, transactions: 3000, keys: 20, seed: 3}\n"
+                + "check: {levels: [serializable], witness: true}\n"), false);
+        assertTrue(Files.readString(o.dir().path().resolve("report.html")).contains("deleted key "
+                + WitnessRuns.DELETED_KEY), "report.html explains the delete");
+    }
+
+    /** The same in a list table: test_decoding logs a list row's delete by its key too (the primary key). */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void listRowDeletedByAnotherClientIsAnUnrecordedWrite() throws Exception {
+        WitnessRuns.runWithSideDelete(Campaigns.parse(store, "name: pg-witness-list-delete\n"
+                + "database: {type: postgresql, isolation: serializable, timeout: 2s}\n"
+                + "workload: {type: list-append, sessions: 4, transactions: 1500, keys: 10, seed: 3}\n"
+                + "check: {levels: [serializable], witness: true}\n"), true);
+    }
+
     /** A server that cannot decode its log (as an external one may be) stops the run before its workload. */
     @Test
     @Timeout(value = 1, unit = TimeUnit.MINUTES)

@@ -1,6 +1,7 @@
 package isostress.harness.db.mariadb;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
@@ -10,6 +11,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.network.ServerException;
+import isostress.harness.db.WitnessWrite;
 
 import java.io.IOException;
 import java.io.Serializable;
@@ -76,7 +78,7 @@ final class BinlogReader {
 
     // Read and written by the reader's thread only (the client calls the listener on the thread that connected).
     private final Map<Long, BinlogRows.Table> tables = new HashMap<>();
-    private final List<BinlogRows.Write> writes = new ArrayList<>();
+    private final List<WitnessWrite> writes = new ArrayList<>();
     private String gtid;
     private String file;
     private long fileIndex;
@@ -292,6 +294,13 @@ final class BinlogReader {
                     }
                 }
             }
+            case DELETE_ROWS, EXT_DELETE_ROWS -> {
+                DeleteRowsEventData d = e.getData();
+                BinlogRows.Table t = tables.getOrDefault(d.getTableId(), BinlogRows.Table.OTHER);
+                if (t != BinlogRows.Table.OTHER) {
+                    for (Serializable[] row : d.getRows()) add(BinlogRows.delete(row));
+                }
+            }
             case XID -> commit(h);
             case QUERY -> {
                 QueryEventData q = e.getData();
@@ -303,7 +312,7 @@ final class BinlogReader {
         if (h.getNextPosition() > 0) readPos = Math.max(readPos, BinlogRows.pos(fileIndex, h.getNextPosition()));
     }
 
-    private void add(BinlogRows.Write w) {
+    private void add(WitnessWrite w) {
         if (w != null) writes.add(w);
     }
 
@@ -312,7 +321,7 @@ final class BinlogReader {
         long pos = generation << GENERATION_SHIFT | BinlogRows.pos(fileIndex, h.getNextPosition());
         // A transaction without writes to the workload's tables tells the join nothing.
         if (pos > lastWritten && !writes.isEmpty()) {
-            out.accept(BinlogRows.line(pos, node, gtid == null ? "?" : gtid, writes));
+            out.accept(WitnessWrite.line(pos, node, gtid == null ? "?" : gtid, writes));
             written++;
             lastWritten = pos;
         }

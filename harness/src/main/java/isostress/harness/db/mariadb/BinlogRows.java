@@ -1,8 +1,9 @@
 package isostress.harness.db.mariadb;
 
+import isostress.harness.db.WitnessWrite;
+
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -17,19 +18,14 @@ import java.util.regex.Pattern;
  *   so the first append gives {@code ",9"}), or the inserted row's value (an upsert's first append, {@code "9"}). An
  *   empty list is an initial row, no write.</li>
  * </ul>
- * Rows of other tables are not the workload's and are skipped; deleted rows are none of its writes.
+ * A deleted row of a workload table, of either kind, is a delete of its key: no workload deletes rows, so it is kept
+ * and the join reports it (someone else changed the workload's data). Rows of other tables are not the workload's
+ * and are skipped.
  */
 final class BinlogRows {
     private static final Pattern WORKLOAD = Pattern.compile("isostress_(kv|lists)(_\\d+)?");
 
     private BinlogRows() {
-    }
-
-    /** A write as a witness line lists it: {@code ["w", k, v]} or {@code ["append", k, element]}. */
-    record Write(boolean append, long key, long value) {
-        String json() {
-            return "[\"" + (append ? "append" : "w") + "\"," + key + "," + value + "]";
-        }
     }
 
     /** Which of the workload's tables a table is. */
@@ -47,15 +43,15 @@ final class BinlogRows {
      *
      * @throws IllegalStateException a row the capture cannot read (the sentence says which)
      */
-    static Write write(Table t, Serializable[] before, Serializable[] after) {
+    static WitnessWrite write(Table t, Serializable[] before, Serializable[] after) {
         if (after.length < 2) throw new IllegalStateException("a row of the workload's table with "
                 + after.length + " columns, expected k and v");
         long key = number(after[0], "k");
-        if (t == Table.REGISTERS) return new Write(false, key, number(after[1], "v"));
+        if (t == Table.REGISTERS) return WitnessWrite.write(key, number(after[1], "v"));
         String now = text(after[1]);
         if (before == null) {
             if (now.isEmpty()) return null;
-            return new Write(true, key, element(now, key, now));
+            return WitnessWrite.append(key, element(now, key, now));
         }
         String was = text(before[1]);
         if (!now.startsWith(was) || now.length() == was.length()) {
@@ -67,7 +63,13 @@ final class BinlogRows {
             throw new IllegalStateException("list " + key + " changed from '" + was + "' to '" + now
                     + "', which is not a comma and an element appended");
         }
-        return new Write(true, key, element(added.substring(1), key, now));
+        return WitnessWrite.append(key, element(added.substring(1), key, now));
+    }
+
+    /** The delete of a workload table's row, by its before image's key. */
+    static WitnessWrite delete(Serializable[] before) {
+        if (before.length < 1) throw new IllegalStateException("a deleted row of the workload's table without columns");
+        return WitnessWrite.delete(number(before[0], "k"));
     }
 
     private static long element(String s, long key, String list) {
@@ -109,14 +111,5 @@ final class BinlogRows {
     /** A position in a node's log as one number: the file's index in the high 32 bits, the offset in the low. */
     static long pos(long fileIndex, long offset) {
         return fileIndex << 32 | offset;
-    }
-
-    /** One witness line. */
-    static String line(long pos, String node, String txid, List<Write> writes) {
-        StringBuilder sb = new StringBuilder(48 + 16 * writes.size());
-        sb.append("{\"pos\":").append(pos).append(",\"node\":\"").append(node).append("\",\"txid\":\"").append(txid)
-                .append("\",\"writes\":[");
-        for (int i = 0; i < writes.size(); i++) sb.append(i == 0 ? "" : ",").append(writes.get(i).json());
-        return sb.append("]}").toString();
     }
 }

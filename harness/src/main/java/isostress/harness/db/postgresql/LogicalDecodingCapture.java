@@ -1,6 +1,7 @@
 package isostress.harness.db.postgresql;
 
 import isostress.harness.db.WitnessLines;
+import isostress.harness.db.WitnessWrite;
 
 import java.io.IOException;
 import java.sql.Connection;
@@ -152,7 +153,7 @@ final class LogicalDecodingCapture {
         int rows = 0;
         String commitLsn = null;
         String txid = null;
-        List<TestDecodingRows.Write> writes = new ArrayList<>();
+        List<WitnessWrite> writes = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT lsn::text, xid::text, data FROM "
                 + "pg_logical_slot_peek_changes(?, NULL, ?, 'include-xids', '1', 'skip-empty-xacts', '1')")) {
@@ -170,7 +171,7 @@ final class LogicalDecodingCapture {
                         long pos = TestDecodingRows.lsn(commitLsn);
                         // A transaction without writes to the workload's tables tells the join nothing.
                         if (pos > lastPos && !writes.isEmpty()) {
-                            lines.add(TestDecodingRows.line(pos, node, txid, writes));
+                            lines.add(WitnessWrite.line(pos, node, txid, writes));
                         }
                         lastPos = Math.max(lastPos, pos);
                         writes.clear();

@@ -1,5 +1,6 @@
 package isostress.harness.db.mariadb;
 
+import isostress.harness.db.WitnessWrite;
 import org.junit.jupiter.api.Test;
 
 import java.io.Serializable;
@@ -36,20 +37,20 @@ class BinlogRowsTest {
 
     @Test
     void aRegisterRowWritesItsNewValue() {
-        assertEquals(new BinlogRows.Write(false, 3, 17), BinlogRows.write(REGISTERS, row(3, 0L), row(3, 17L)));
-        assertEquals(new BinlogRows.Write(false, -2, 5), BinlogRows.write(REGISTERS, null, row(-2, 5L)));
+        assertEquals(WitnessWrite.write(3, 17), BinlogRows.write(REGISTERS, row(3, 0L), row(3, 17L)));
+        assertEquals(WitnessWrite.write(-2, 5), BinlogRows.write(REGISTERS, null, row(-2, 5L)));
     }
 
     @Test
     void aListUpdateAppendsWhatItAddedToTheOldValue() {
         // CONCAT('', ',', 9): the first append to an initial empty list
-        assertEquals(new BinlogRows.Write(true, 4, 9), BinlogRows.write(LISTS, row(4, text("")), row(4, text(",9"))));
-        assertEquals(new BinlogRows.Write(true, 4, 12),
+        assertEquals(WitnessWrite.append(4, 9), BinlogRows.write(LISTS, row(4, text("")), row(4, text(",9"))));
+        assertEquals(WitnessWrite.append(4, 12),
                 BinlogRows.write(LISTS, row(4, text(",9")), row(4, text(",9,12"))));
         // an upsert's row, then its appends
-        assertEquals(new BinlogRows.Write(true, 5, 7), BinlogRows.write(LISTS, null, row(5, text("7"))));
-        assertEquals(new BinlogRows.Write(true, 5, 8), BinlogRows.write(LISTS, row(5, text("7")), row(5, text("7,8"))));
-        assertEquals(new BinlogRows.Write(true, 5, 8), BinlogRows.write(LISTS, row(5, "7"), row(5, "7,8")));
+        assertEquals(WitnessWrite.append(5, 7), BinlogRows.write(LISTS, null, row(5, text("7"))));
+        assertEquals(WitnessWrite.append(5, 8), BinlogRows.write(LISTS, row(5, text("7")), row(5, text("7,8"))));
+        assertEquals(WitnessWrite.append(5, 8), BinlogRows.write(LISTS, row(5, "7"), row(5, "7,8")));
     }
 
     @Test
@@ -73,6 +74,16 @@ class BinlogRowsTest {
     }
 
     @Test
+    void aDeletedRowIsADeleteOfItsKey() {
+        assertEquals(WitnessWrite.delete(3), BinlogRows.delete(row(3, 17L)));
+        assertEquals(WitnessWrite.delete(4), BinlogRows.delete(row(4, text(",9,12"))));
+        assertEquals("[\"delete\",4]", BinlogRows.delete(row(4, text(""))).json());
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> BinlogRows.delete(new Serializable[] {"x", 1L}));
+        assertTrue(e.getMessage().contains("column k"), e.getMessage());
+    }
+
+    @Test
     void positionsOrderFilesThenOffsets() {
         assertEquals(12, BinlogRows.fileIndex("mariadb-bin.000012"));
         long a = BinlogRows.pos(BinlogRows.fileIndex("mariadb-bin.000001"), 4_000_000_000L);
@@ -84,7 +95,7 @@ class BinlogRowsTest {
     @Test
     void aLineIsTheWitnessFormat() {
         assertEquals("{\"pos\":17,\"node\":\"n1\",\"txid\":\"0-1-42\",\"writes\":[[\"w\",3,17],[\"append\",4,9]]}",
-                BinlogRows.line(17, "n1", "0-1-42",
-                        List.of(new BinlogRows.Write(false, 3, 17), new BinlogRows.Write(true, 4, 9))));
+                WitnessWrite.line(17, "n1", "0-1-42",
+                        List.of(WitnessWrite.write(3, 17), WitnessWrite.append(4, 9))));
     }
 }
