@@ -35,8 +35,6 @@ public final class WitnessReader {
     /** Reads {@code file}; its name is used in messages. */
     public static Witness read(Path file) throws IOException {
         if (Files.isDirectory(file)) throw new InputException(file.toString(), 0, "is a directory, not a witness file");
-        Witness halves = WitnessHalves.read(file);
-        if (halves != null) return halves;
         try (InputStream in = Files.newInputStream(file)) {
             return read(in, file.toString());
         }
@@ -49,42 +47,9 @@ public final class WitnessReader {
 
     /** As {@link #read(InputStream, String)}; {@code canonical} false reads every line with Jackson (for tests). */
     static Witness read(InputStream in, String source, boolean canonical) throws IOException {
-        return read(in, source, canonical ? Mode.CANONICAL_FIRST : Mode.JACKSON);
-    }
-
-    /** How lines are read. */
-    enum Mode {
-        /** The canonical fast path where it applies, Jackson for the rest. */
-        CANONICAL_FIRST,
-        /** Every line with Jackson (tests compare the two paths). */
-        JACKSON,
-        /**
-         * The fast path only, on ASCII lines: any other line throws {@link NotCanonical} (the caller then reads the
-         * whole file the usual way, so errors are worded, and bytes checked, by one reader only).
-         */
-        CANONICAL_ONLY
-    }
-
-    /** Thrown in {@link Mode#CANONICAL_ONLY} at a line the fast path does not read. */
-    static final class NotCanonical extends RuntimeException {
-        NotCanonical() {
-            super(null, null, false, false);
-        }
-    }
-
-    static Witness read(InputStream in, String source, Mode mode) throws IOException {
-        return read(in, source, mode, null);
-    }
-
-    /**
-     * Reads a witness from {@code in} in {@code mode}, its number of lines into {@code lines[0]} when given; in
-     * {@link Mode#CANONICAL_ONLY} the bytes are not checked as UTF-8 (the mode refuses lines with non-ASCII bytes
-     * instead).
-     */
-    static Witness read(InputStream in, String source, Mode mode, int[] lines) throws IOException {
         Witness.Builder b = Witness.builder(source);
-        LineState state = new LineState(mode);
-        InputStream s = mode == Mode.CANONICAL_ONLY ? in : new StrictUtf8Stream(in, source);
+        LineState state = new LineState(canonical);
+        InputStream s = new StrictUtf8Stream(in, source);
         byte[] block = new byte[1 << 16];
         byte[] buf = new byte[1 << 12]; // the line being gathered
         int len = 0, lineNo = 0, n;
@@ -104,7 +69,6 @@ public final class WitnessReader {
             len += n - start;
         }
         if (len > 0) line(buf, len, ++lineNo, source, b, state);
-        if (lines != null) lines[0] = lineNo;
         return b.build();
     }
 
@@ -117,11 +81,9 @@ public final class WitnessReader {
         final WriteBuffer writes = new WriteBuffer();
         /** Null when every line goes to Jackson. */
         final CanonicalWitnessLine canonical;
-        final boolean canonicalOnly;
 
-        LineState(Mode mode) {
-            this.canonical = mode == Mode.JACKSON ? null : new CanonicalWitnessLine();
-            this.canonicalOnly = mode == Mode.CANONICAL_ONLY;
+        LineState(boolean canonical) {
+            this.canonical = canonical ? new CanonicalWitnessLine() : null;
         }
     }
 
@@ -133,14 +95,9 @@ public final class WitnessReader {
         if (from == to) return;
         // The captures' own form, read by hand; any other goes to Jackson, which also words every error.
         CanonicalWitnessLine fast = state.canonical;
-        if (state.canonicalOnly) {
-            for (int i = from; i < to; i++) if (buf[i] < 0) throw new NotCanonical();
-            if (!fast.read(buf, from, to, state.writes)) throw new NotCanonical();
-        }
-        if (fast != null && !b.hasStringKeys() && (state.canonicalOnly || fast.read(buf, from, to, state.writes))) {
+        if (fast != null && !b.hasStringKeys() && fast.read(buf, from, to, state.writes)) {
             String why = fast.txidIsNumber ? b.begin(fast.node, fast.pos, fast.txidNumber, line)
                     : b.begin(fast.node, fast.pos, fast.txidText, line);
-            if (why != null && state.canonicalOnly) throw new NotCanonical();
             if (why != null) throw new InputException(source, line, why + ": a node's log is in commit order");
             WriteBuffer w = state.writes;
             for (int i = 0; i < w.n; i++) {
