@@ -58,7 +58,11 @@ public final class PatroniProvisioner implements Provisioner {
         if (Host.isRoot()) chownToPostgres(base);
         Etcd etcd = new Etcd(tools, base.resolve("etcd"), logs.resolve("etcd.log"), Host.freePort(), Host.freePort());
         Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("timezone", "UTC"); // as every other PostgreSQL isostress starts
         parameters.put("max_connections", String.valueOf(Math.max(100, maxClients + 20)));
+        // Hot keys deadlock often; the 1 s default would stall a session for a second per deadlock (as for the
+        // embedded server; a campaign's settings override it).
+        parameters.put("deadlock_timeout", "20ms");
         // pg_rewind needs hint bits WAL-logged (or data checksums) to rewind a failed primary.
         parameters.put("wal_log_hints", "on");
         parameters.putAll(db.settings());
