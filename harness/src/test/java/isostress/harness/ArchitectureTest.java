@@ -122,7 +122,7 @@ class ArchitectureTest {
      * its parts (zonky's binaries, Galera, InnoDB).
      */
     static final Map<String, List<String>> ALSO_NAMED = Map.of(
-            "postgresql", List.of("postgres", "pg", "zonky"),
+            "postgresql", List.of("postgres", "pg", "zonky", "patroni", "etcd"),
             "mariadb", List.of("galera", "innodb"),
             "mongodb", List.of("mongo"));
 

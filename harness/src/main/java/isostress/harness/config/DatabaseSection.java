@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 final class DatabaseSection {
     private static final List<String> KEYS = List.of("type", "provision", "version", "url", "user-env",
             "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause",
-            "tables", "replicas", "synchronous-standbys", "bin-dir");
+            "tables", "replicas", "synchronous-standbys", "bin-dir", "patroni");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
 
     private DatabaseSection() {
@@ -75,8 +75,18 @@ final class DatabaseSection {
         if (iso != null) isolation = Isolation.valueOf(iso.toUpperCase(Locale.ROOT).replace('-', '_'));
         if (type.isolationProblem(isolation) != null) d.problem("isolation", type.isolationProblem(isolation));
         Map<String, String> settings = d.scalars("settings");
-        int nodes = d.integer("nodes", 1L, 1, 9).intValue();
-        if (type.nodesProblem(nodes) != null) d.problem("nodes", type.nodesProblem(nodes));
+        // A Patroni cluster is a primary and two standbys unless told otherwise: what failover needs.
+        int nodes = d.integer("nodes", provision == Provision.PATRONI ? 3L : 1L, 1, 9).intValue();
+        if (type.nodesProblem(provision, nodes) != null) d.problem("nodes", type.nodesProblem(provision, nodes));
+        Map<String, String> patroni = d.scalars("patroni");
+        for (Map.Entry<String, String> e : patroni.entrySet()) {
+            String problem = type.patroniSettingProblem(provision, e.getKey(), e.getValue());
+            if (problem != null) d.problem("patroni." + e.getKey(), problem);
+        }
+        if (provision == Provision.PATRONI && nemesis != null) {
+            d.problem("provision", "faults (nemesis) do not run on a Patroni cluster yet: remove the nemesis, or use "
+                    + "provision embedded or local");
+        }
         if (nodes > 1 && provision == Provision.EXTERNAL) {
             d.problem("nodes", "only applies when isostress starts the database; for an external cluster give every "
                     + "node's address in the url");
@@ -101,7 +111,7 @@ final class DatabaseSection {
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
                 tables, connectTimeout,
                 ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload, nemesis != null),
-                binDir);
+                binDir, patroni);
         Secrets.register(db);
         return db;
     }

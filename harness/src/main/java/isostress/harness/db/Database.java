@@ -65,6 +65,19 @@ public interface Database {
         return null;
     }
 
+    /** Why this database, provisioned as {@code p}, cannot run as {@code nodes} servers, or null. */
+    default String nodesProblem(Provision p, int nodes) {
+        return nodesProblem(nodes);
+    }
+
+    /**
+     * Why {@code key: value} under {@code database.patroni} (Patroni's own settings, provision patroni) is refused,
+     * or null.
+     */
+    default String patroniSettingProblem(Provision p, String key, String value) {
+        return "Patroni's settings are for PostgreSQL provisioned as provision: patroni, was " + name();
+    }
+
     /** Why this database cannot have read replicas ({@code database.replicas}) as provisioned, or null. */
     default String replicasProblem(Provision p, String version) {
         return "read replicas are PostgreSQL's (streaming replication); " + name() + " has none here";

@@ -27,13 +27,25 @@ import java.util.Map;
  * @param replicas    PostgreSQL hot standbys of the one server, and where read-only transactions run
  * @param binDir      local: the directory of the installed server programs to start ({@code database.bin-dir}), or
  *                    null to find them (PostgreSQL: {@code pg_config --bindir})
+ * @param patroni     provision patroni: Patroni's own settings ({@code database.patroni}, e.g. {@code ttl},
+ *                    {@code synchronous_mode}), put into the cluster's bootstrap configuration; empty otherwise
  */
 public record DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
                            String image, Duration timeout, boolean upsert, Duration opPause, int tables,
-                           Duration connectTimeout, Replicas replicas, String binDir) {
+                           Duration connectTimeout, Replicas replicas, String binDir, Map<String, String> patroni) {
     public DatabaseSpec {
         settings = Map.copyOf(settings);
+        patroni = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(patroni));
+    }
+
+    /** Without Patroni's settings. */
+    public DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
+                        String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
+                        String image, Duration timeout, boolean upsert, Duration opPause, int tables,
+                        Duration connectTimeout, Replicas replicas, String binDir) {
+        this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes, image, timeout, upsert,
+                opPause, tables, connectTimeout, replicas, binDir, Map.of());
     }
 
     /** Without bin-dir. */
@@ -66,7 +78,7 @@ public record DatabaseSpec(Database type, Provision provision, String version, S
         Map<String, String> all = new java.util.LinkedHashMap<>(extra);
         all.putAll(settings);
         return new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation, all, nodes, image,
-                timeout, upsert, opPause, tables, connectTimeout, replicas, binDir);
+                timeout, upsert, opPause, tables, connectTimeout, replicas, binDir, patroni);
     }
 
     /**

@@ -8,6 +8,11 @@ public enum Provision {
     EMBEDDED,
     /** A server isostress starts from what is installed on this machine. */
     LOCAL,
+    /**
+     * A PostgreSQL cluster isostress starts from installed binaries under Patroni, the failover manager, with an etcd
+     * for its consensus: the members elect the primary and clients follow it.
+     */
+    PATRONI,
     /** Servers isostress starts in containers. */
     DOCKER,
     /** A database someone else runs, reached by its URL. */

@@ -74,7 +74,7 @@ class ProvisionOverrideTest {
     }
 
     @Test
-    void theCliTakesEmbeddedLocalOrDockerAndSaysSoInOneLineOtherwise() {
+    void theCliTakesTheProvisionsThatNeedNoUrlAndSaysSoInOneLineOtherwise() {
         CommandLine cl = Main.commandLine();
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(new StringWriter()));
@@ -82,7 +82,7 @@ class ProvisionOverrideTest {
         int code = cl.execute("run", "--provision", "external",
                 KNOWN.resolve("postgres-12.3-serializable.yaml").toString());
         assertEquals(Main.BAD_INPUT, code, err.toString());
-        assertEquals("isostress: --provision must be embedded, local or docker, was 'external'",
+        assertEquals("isostress: --provision must be embedded, local, patroni or docker, was 'external'",
                 err.toString().strip());
     }
 }

@@ -8,6 +8,7 @@ import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
 import isostress.harness.db.Provisioner;
 import isostress.harness.db.RunningDatabase;
+import isostress.harness.db.postgresql.patroni.PatroniProvisioner;
 import isostress.harness.provision.ExternalProvisioner;
 
 import java.io.IOException;
@@ -22,7 +23,8 @@ import java.util.Set;
 /**
  * PostgreSQL through pgjdbc ({@code org.postgresql:postgresql}, BSD-2-Clause), PostgreSQL's own driver. Embedded
  * (zonky's binaries, any version) by default, or local (the machine's installed binaries,
- * {@link InstalledBinaries}), docker or external; one server, with hot standbys when isostress starts it.
+ * {@link InstalledBinaries}), docker or external; one server, with hot standbys when isostress starts it. Or a
+ * cluster under Patroni ({@code provision: patroni}, {@link PatroniProvisioner}) whose clients follow the primary.
  */
 public final class PostgreSql extends JdbcDatabase {
     /** The sql workload's table: PostgreSQL returns written rows with RETURNING *, and SET sees the old row. */
@@ -52,7 +54,7 @@ public final class PostgreSql extends JdbcDatabase {
 
     @Override
     public Set<Provision> provisions() {
-        return Set.of(Provision.EMBEDDED, Provision.LOCAL, Provision.DOCKER, Provision.EXTERNAL);
+        return Set.of(Provision.EMBEDDED, Provision.LOCAL, Provision.PATRONI, Provision.DOCKER, Provision.EXTERNAL);
     }
 
     @Override
@@ -60,16 +62,21 @@ public final class PostgreSql extends JdbcDatabase {
         switch (p) {
             case EMBEDDED: return new HostPostgresProvisioner(new ZonkyBinaries());
             case LOCAL: return new HostPostgresProvisioner(new InstalledBinaries());
+            case PATRONI: return new PatroniProvisioner();
             case DOCKER: return new DockerPostgresProvisioner();
             default: return new ExternalProvisioner();
         }
     }
 
-    /** The installed binaries {@code provision: local} starts: a directory with initdb, pg_ctl and postgres. */
+    /**
+     * The installed binaries {@code provision: local} starts (a directory with initdb, pg_ctl and postgres), or
+     * Patroni's members run (those and the tools Patroni calls, of one major version).
+     */
     @Override
     public String binDirProblem(Provision p, String binDir) {
+        if (p == Provision.PATRONI) return PatroniProvisioner.binDirProblem(binDir);
         if (p != Provision.LOCAL) {
-            return "only applies to provision: local (the installed PostgreSQL to start), was provision: "
+            return "only applies to provision: local or patroni (the installed PostgreSQL to start), was provision: "
                     + p.yamlName();
         }
         return InstalledBinaries.problem(java.nio.file.Path.of(binDir));
@@ -87,8 +94,20 @@ public final class PostgreSql extends JdbcDatabase {
 
     @Override
     public String nodesProblem(int nodes) {
-        return nodes > 1 ? "postgresql runs as one server; several nodes are for mariadb (Galera) and mongodb "
-                + "(a replica set)" : null;
+        return nodes > 1 ? "postgresql runs as one server unless provision is patroni (a Patroni cluster); several "
+                + "nodes are also for mariadb (Galera) and mongodb (a replica set)" : null;
+    }
+
+    /** A Patroni cluster has any number of members; every other provision one server (with replicas). */
+    @Override
+    public String nodesProblem(Provision p, int nodes) {
+        return p == Provision.PATRONI ? null : nodesProblem(nodes);
+    }
+
+    @Override
+    public String patroniSettingProblem(Provision p, String key, String value) {
+        if (p != Provision.PATRONI) return "only applies to provision: patroni, was provision: " + p.yamlName();
+        return PatroniProvisioner.settingProblem(key, value);
     }
 
     /**
@@ -97,6 +116,9 @@ public final class PostgreSql extends JdbcDatabase {
      */
     @Override
     public String replicasProblem(Provision p, String version) {
+        if (p == Provision.PATRONI) {
+            return "a Patroni cluster's standbys are its members: give database.nodes instead of replicas";
+        }
         return p == Provision.EXTERNAL ? "replicas are started by isostress (provision: embedded, local or docker); for an "
                 + "external server name its nodes instead" : null;
     }

@@ -1,0 +1,76 @@
+package isostress.harness.config;
+
+import isostress.harness.db.DatabaseSpec;
+import isostress.harness.db.Provision;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static isostress.harness.config.CampaignLoaderTest.FILE;
+import static isostress.harness.config.CampaignLoaderTest.hasProblem;
+import static isostress.harness.config.CampaignLoaderTest.problems;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** {@code provision: patroni} and Patroni's own settings ({@code database.patroni}). */
+class PatroniLoaderTest {
+    private static DatabaseSpec database(String yaml) {
+        return CampaignLoader.parse(FILE, yaml).database();
+    }
+
+    @Test
+    void aPatroniClusterHasThreeMembersUnlessTold() {
+        DatabaseSpec d = database("database: {provision: patroni}\n");
+        assertEquals(Provision.PATRONI, d.provision());
+        assertEquals(3, d.nodes());
+        assertEquals(Map.of(), d.patroni());
+        assertEquals(5, database("database: {provision: patroni, nodes: 5}\n").nodes());
+    }
+
+    @Test
+    void patroniSettingsPassThroughInTheirOrder() {
+        DatabaseSpec d = database("database:\n  provision: patroni\n  patroni:\n    synchronous_mode: true\n"
+                + "    synchronous_mode_strict: true\n    maximum_lag_on_failover: 1048576\n    ttl: 20\n");
+        assertEquals(List.of("synchronous_mode", "synchronous_mode_strict", "maximum_lag_on_failover", "ttl"),
+                List.copyOf(d.patroni().keySet()));
+        assertEquals("1048576", d.patroni().get("maximum_lag_on_failover"));
+        assertEquals("true", d.patroni().get("synchronous_mode_strict"));
+    }
+
+    @Test
+    void badPatroniSettingsGetASentenceWithLineAndKey() {
+        List<String> p = problems("database:\n  provision: patroni\n  patroni:\n    ttl: ten\n"
+                + "    synchronous_mode: yes please\n    loop_wiat: 2\n    master_start_timeout: 10\n"
+                + "    retry_timeout: 0\n    postgresql: {use_slots: true}\n");
+        hasProblem(p, "camp.yaml:4 database.patroni.ttl:", "must be a whole number, was 'ten'");
+        hasProblem(p, "camp.yaml:5 database.patroni.synchronous_mode:", "must be true or false");
+        hasProblem(p, "camp.yaml:6 database.patroni.loop_wiat:", "is not one of Patroni's dynamic settings");
+        hasProblem(p, "camp.yaml:7 database.patroni.master_start_timeout:", "write primary_start_timeout");
+        hasProblem(p, "camp.yaml:8 database.patroni.retry_timeout:", "must be at least 1");
+        hasProblem(p, "camp.yaml:9 database.patroni.postgresql:", "must be a single value");
+    }
+
+    @Test
+    void patroniSettingsAndMembersBelongToProvisionPatroni() {
+        hasProblem(problems("database:\n  provision: embedded\n  patroni: {ttl: 10}\n"),
+                "camp.yaml:3 database.patroni.ttl:", "only applies to provision: patroni, was provision: embedded");
+        hasProblem(problems("database:\n  type: mariadb\n  provision: local\n  patroni: {ttl: 10}\n"),
+                "camp.yaml:4 database.patroni.ttl:", "provision: patroni, was mariadb");
+        hasProblem(problems("database:\n  provision: local\n  nodes: 3\n"), "camp.yaml:3 database.nodes:",
+                "unless provision is patroni");
+        hasProblem(problems("database:\n  type: mariadb\n  provision: patroni\n"), "camp.yaml:3 database.provision:",
+                "patroni is PostgreSQL's");
+    }
+
+    @Test
+    void whatDoesNotRunOnAPatroniClusterYetIsRefused() {
+        hasProblem(problems("database:\n  provision: patroni\n  replicas: 1\n"), "camp.yaml:3 database.replicas:",
+                "give database.nodes instead");
+        hasProblem(problems("database:\n  provision: patroni\n  bin-dir: /nonexistent\n"),
+                "camp.yaml:3 database.bin-dir:", "/nonexistent is not a directory");
+        hasProblem(problems("database: {provision: patroni}\nnemesis: {faults: [kill]}\n"),
+                "camp.yaml:1 database.provision:", "faults (nemesis) do not run on a Patroni cluster yet");
+        hasProblem(problems("database: {provision: patroni}\nworkload: {type: list-append}\ncheck: {witness: true}\n"),
+                "camp.yaml:3 check.witness:", "is not read from a Patroni cluster yet");
+    }
+}
