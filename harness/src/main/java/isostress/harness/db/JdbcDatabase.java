@@ -92,7 +92,15 @@ public abstract class JdbcDatabase implements Database {
         for (String url : clientUrls) {
             ConnectionCheck.require(this, url, login.user(), login.password(), spec.connectTimeout());
         }
-        return new JdbcClientFactory(this, login, clientUrls, adapter(spec.upsert(), spec.opPause(), spec.tables()),
-                spec.isolation(), sessions, spec.timeout());
+        return new JdbcClientFactory(this, login, clientUrls, adapter(spec), spec.isolation(), sessions,
+                spec.timeout());
+    }
+
+    /**
+     * The adapter the campaign's clients use: {@link #adapter(boolean, Duration, int)}, unless a database needs more
+     * of {@code spec}.
+     */
+    protected DatabaseAdapter adapter(DatabaseSpec spec) {
+        return adapter(spec.upsert(), spec.opPause(), spec.tables());
     }
 }

@@ -3,6 +3,7 @@ package isostress.harness.db.postgresql;
 import isostress.harness.db.AcctDialect;
 import isostress.harness.db.CommitLogCapture;
 import isostress.harness.db.DatabaseAdapter;
+import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.JdbcDatabase;
 import isostress.harness.db.Provision;
@@ -164,6 +165,13 @@ public final class PostgreSql extends JdbcDatabase {
     @Override
     public DatabaseAdapter adapter(boolean upsert, Duration opPause, int tables) {
         return new PostgresAdapter(upsert, opPause, tables);
+    }
+
+    /** With {@link PostgresAdapter#LOG_SNAPSHOTS} among the settings, each transaction logs its snapshot. */
+    @Override
+    protected DatabaseAdapter adapter(DatabaseSpec spec) {
+        return new PostgresAdapter(spec.upsert(), spec.opPause(), spec.tables(),
+                PostgresAdapter.logSnapshots(spec.settings()));
     }
 
     @Override

@@ -1,22 +1,63 @@
 package isostress.harness.db.postgresql;
 
+import isostress.checker.history.MicroOp;
 import isostress.harness.db.Failure;
 import isostress.harness.db.Isolation;
 import isostress.harness.db.SqlAdapter;
+import isostress.harness.db.Statements;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** PostgreSQL (pgjdbc). Repeatable read is snapshot isolation there; snapshot maps to it. */
 public final class PostgresAdapter extends SqlAdapter {
+    /**
+     * The server setting that turns on {@link #SNAPSHOT_SQL} ({@code database.settings}); PostgreSQL accepts any
+     * name with a dot as a custom setting, so the server starts with it and a session could read it.
+     */
+    public static final String LOG_SNAPSHOTS = "isostress.log_snapshots";
+
+    /**
+     * Each transaction's first statement when {@link #LOG_SNAPSHOTS} is on: the server writes the transaction's
+     * snapshot ({@code xmin:xmax:xip}) into its own log, where {@code log_line_prefix}'s {@code %v} and {@code %x}
+     * tie it to the transaction's statements and xid. Being the first statement, it is where a SERIALIZABLE or
+     * REPEATABLE READ transaction takes its snapshot, so the line shows the snapshot every later read used, and a
+     * reader's snapshot can be held against the writers' xids in the commit log (witness.jsonl's txid).
+     * {@code txid_current_snapshot()} rather than {@code pg_current_snapshot()}: the same value, and it exists on
+     * 9.x-12 too.
+     */
+    static final String SNAPSHOT_SQL = "DO $$BEGIN RAISE LOG 'isostress snapshot %', txid_current_snapshot(); END$$";
+
+    private final boolean logSnapshots;
+
     /** Writes as UPDATE, no pauses, one table. */
     public PostgresAdapter() {
         this(false, java.time.Duration.ZERO, 1);
     }
 
     public PostgresAdapter(boolean upsert, java.time.Duration opPause, int tables) {
+        this(upsert, opPause, tables, false);
+    }
+
+    /** @param logSnapshots each transaction first logs its snapshot on the server ({@link #SNAPSHOT_SQL}) */
+    public PostgresAdapter(boolean upsert, java.time.Duration opPause, int tables, boolean logSnapshots) {
         super(upsert, opPause, tables);
+        this.logSnapshots = logSnapshots;
+    }
+
+    /** Whether the campaign's server settings turn {@link #LOG_SNAPSHOTS} on (on, true, yes or 1, as PostgreSQL). */
+    static boolean logSnapshots(Map<String, String> settings) {
+        String v = settings.get(LOG_SNAPSHOTS);
+        return v != null && Set.of("on", "true", "yes", "1").contains(v.trim().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    @Override
+    public List<MicroOp> execute(Statements st, List<MicroOp> ops, CasExpectations casExpected) throws SQLException {
+        if (logSnapshots) st.get(SNAPSHOT_SQL).execute();
+        return super.execute(st, ops, casExpected);
     }
 
     @Override

@@ -47,7 +47,12 @@ final class ZonkyBinaries implements PostgresBinaries {
                 .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .setPGStartupWait(startup);
-        for (Map.Entry<String, String> e : settings.entrySet()) b.setServerConfig(e.getKey(), e.getValue());
+        // zonky joins "-c k=v" into pg_ctl's -o, which pg_ctl hands to /bin/sh: each value is quoted for it, as
+        // InstalledBinaries does, else a value with a space (log_line_prefix: '%m [%p] ') splits into arguments
+        // the postmaster refuses ('invalid argument: "[%p]"').
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            b.setServerConfig(e.getKey(), "'" + e.getValue().replace("'", "'\\''") + "'");
+        }
         EmbeddedPostgres pg = b.start();
         return new Server() {
             @Override
