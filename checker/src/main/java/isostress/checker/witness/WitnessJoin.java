@@ -11,6 +11,9 @@ import isostress.checker.model.WitnessReport;
 import isostress.checker.model.VersionOrder;
 import isostress.checker.model.WitnessTxn;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Joins a history with a witness (the database's commit log, docs/witness.md) by the values written: values are
@@ -57,8 +62,46 @@ public final class WitnessJoin {
      * @param resolved the history with its {@code info} transactions resolved by the log
      * @param report   the counts and the findings
      * @param order    each key's version order as the log committed it (writes of committed transactions only)
+     * @param log      the witness joined
      */
-    public record Joined(History resolved, WitnessReport report, VersionOrder order) {
+    public record Joined(History resolved, WitnessReport report, VersionOrder order, Witness log) {
+    }
+
+    /**
+     * Reads the witness {@code file} ({@link WitnessReader}) and joins {@code h} with it, as {@link #join(History,
+     * Witness, int)}; the file is read on a second thread while the history's writes are indexed, since neither needs
+     * the other and a check has two cores. An error in the file is reported before one in the history, as when the
+     * file is read first.
+     *
+     * @throws InputException as {@link WitnessReader#read(Path)} and {@link #join(History, Witness, int)}
+     */
+    public static Joined join(History h, Path file, int maxPerKind) throws IOException {
+        CompletableFuture<Witness> read = CompletableFuture.supplyAsync(() -> {
+            try {
+                return WitnessReader.read(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        Indexed ix;
+        try {
+            ix = index(h);
+        } catch (RuntimeException e) {
+            await(read); // the file's own error first
+            throw e;
+        }
+        return join(h, await(read), ix, maxPerKind);
+    }
+
+    private static Witness await(CompletableFuture<Witness> f) throws IOException {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof UncheckedIOException u) throw u.getCause();
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error r) throw r;
+            throw e;
+        }
     }
 
     /**
@@ -68,6 +111,14 @@ public final class WitnessJoin {
      *                        transaction by its value), or for a single-register history (whose values repeat)
      */
     public static Joined join(History h, Witness w, int maxPerKind) {
+        return join(h, w, index(h), maxPerKind);
+    }
+
+    /** The history's side of the join: each op's transaction, each transaction's distinct writes, their index. */
+    private record Indexed(int[] opTxn, int[] nWrites, WriterIndex writer) {
+    }
+
+    private static Indexed index(History h) {
         if (h.registerOps()) {
             throw new InputException(h.source(), 0, "a witness cannot be joined with a single-register history "
                     + "(read/write/cas ops reuse values, and the join names a write's transaction by its value)");
@@ -86,6 +137,13 @@ public final class WitnessJoin {
                     + " is written by T" + opTxn[first] + " (line " + h.line(opTxn[first]) + ") and T" + t
                     + ": the witness join names a write's transaction by its value, so values must be unique");
         }
+        return new Indexed(opTxn, nWrites, writer);
+    }
+
+    private static Joined join(History h, Witness w, Indexed ix, int maxPerKind) {
+        int n = h.size();
+        int[] opTxn = ix.opTxn(), nWrites = ix.nWrites();
+        WriterIndex writer = ix.writer();
         Map<Long, Long> keyIds = keyIds(h, w);
         boolean[] found = new boolean[h.opCount()];
         int[] lastLog = new int[n];
@@ -151,7 +209,7 @@ public final class WitnessJoin {
         writer.spreadFound(found);
         Joined j = classify(h, w, keyIds, writer, opTxn, found, lastLog, torn, nWrites, matched, unrecorded,
                 unrecordedListed, maxPerKind);
-        return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn, writer, deleted));
+        return new Joined(j.resolved(), j.report(), CommitOrder.of(h, w, logOp, opTxn, writer, deleted), w);
     }
 
     private static Joined classify(History h, Witness w, Map<Long, Long> keyIds, WriterIndex writer,
@@ -189,7 +247,7 @@ public final class WitnessJoin {
         WitnessReport report = new WitnessReport(w.source(), w.size(), matched, infoCommitted, infoAborted,
                 count[Kind.LOST_WRITE.ordinal()], count[Kind.SPLIT_COMMIT.ordinal()],
                 count[Kind.FAILED_BUT_COMMITTED.ordinal()], unrecorded, findings);
-        return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report, null);
+        return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report, null, w);
     }
 
     /**

@@ -70,6 +70,37 @@ class WitnessJoinTest {
         assertEquals(0, j.report().findingCount(), j.report().summary());
     }
 
+    /**
+     * Joined from a file (read on a second thread while the history is indexed) as when read first: the same report
+     * and log; and a bad file's error comes before the history's own (as when the file is read first).
+     */
+    @Test
+    void aFileIsJoinedAsAWitnessReadFirstAndItsErrorComesFirst(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws IOException {
+        History h = new Hist().ok(1, "w 1 1, w 2 1").ok(2, "r 1 1, w 1 2").fail(3, "w 3 1").info(4, "w 4 1").build();
+        String text = "{\"pos\":1,\"node\":\"n1\",\"txid\":\"700\",\"writes\":[[\"w\",1,1],[\"w\",2,1]]}\n"
+                + "{\"pos\":2,\"node\":\"n1\",\"txid\":701,\"writes\":[[\"w\",1,2],[\"w\",9,9]]}\n";
+        java.nio.file.Path f = dir.resolve("witness.jsonl");
+        java.nio.file.Files.writeString(f, text);
+        WitnessJoin.Joined fromFile = WitnessJoin.join(h, f, 10);
+        WitnessJoin.Joined read = WitnessJoin.join(h, WitnessReader.read(f), 10);
+        assertEquals(read.report(), fromFile.report());
+        assertEquals(1, fromFile.report().infoAborted(), fromFile.report().summary());
+        assertEquals(1, fromFile.report().unrecordedWrite(), fromFile.report().summary());
+        assertEquals(read.log().size(), fromFile.log().size());
+        for (int t = 0; t < read.log().size(); t++) assertEquals(read.log().txn(t), fromFile.log().txn(t));
+        assertEquals(read.order(), fromFile.order());
+
+        History dup = new Hist().ok(1, "w 1 1").ok(2, "w 1 1").build();
+        java.nio.file.Files.writeString(f, text + "{\"pos\":2,\"node\":\"n1\",\"txid\":\"9\",\"writes\":[]}\n");
+        InputException bad = assertThrows(InputException.class, () -> WitnessJoin.join(dup, f, 10));
+        assertTrue(bad.getMessage().startsWith(f + ":3: "), bad.getMessage());
+        assertThrows(java.nio.file.NoSuchFileException.class, () -> WitnessJoin.join(dup, dir.resolve("none"), 10));
+        java.nio.file.Files.writeString(f, text);
+        InputException history = assertThrows(InputException.class, () -> WitnessJoin.join(dup, f, 10));
+        assertTrue(history.getMessage().contains("values must be unique"), history.getMessage());
+    }
+
     @Test
     void cleanPairIsValidAndEverythingMatched() throws IOException {
         History h = new Hist().ok(1, "w 1 1, w 2 1").ok(2, "r 1 1, w 1 2").fail(3, "w 3 1").ok(1, "r 2 1").build();

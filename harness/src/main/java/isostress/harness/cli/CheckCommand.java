@@ -10,7 +10,6 @@ import isostress.checker.model.WitnessReport;
 import isostress.checker.witness.CommitLogNotes;
 import isostress.checker.witness.Witness;
 import isostress.checker.witness.WitnessJoin;
-import isostress.checker.witness.WitnessReader;
 import isostress.harness.store.ResultWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -101,8 +100,8 @@ public final class CheckCommand implements Callable<Integer> {
             }
             CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
             long w0 = System.nanoTime();
-            log = WitnessReader.read(witness);
-            WitnessJoin.Joined j = WitnessJoin.join(kv.history(), log, maxAnomalies);
+            WitnessJoin.Joined j = WitnessJoin.join(kv.history(), witness, maxAnomalies);
+            log = j.log();
             report = j.report();
             in = new CheckInput.KeyValue(j.resolved(), kv.format(), witnessOrder ? j.order() : null);
             parseMs += (System.nanoTime() - w0) / 1_000_000;

@@ -7,9 +7,7 @@ import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.Result;
 import isostress.checker.sql.SqlHistoryReader;
 import isostress.checker.witness.CommitLogNotes;
-import isostress.checker.witness.Witness;
 import isostress.checker.witness.WitnessJoin;
-import isostress.checker.witness.WitnessReader;
 import isostress.harness.config.Campaign;
 
 import java.io.IOException;
@@ -44,12 +42,11 @@ final class RunCheck {
         if (c == null) return Checker.check(in, Checker.defaultLevels(in), in.defaultOptions());
         if (witness == null || !(in instanceof CheckInput.KeyValue)) return Checker.check(in, c.levels(), options(in, c));
         CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
-        Witness log = WitnessReader.read(witness);
-        WitnessJoin.Joined j = WitnessJoin.join(kv.history(), log, c.maxAnomalies());
+        WitnessJoin.Joined j = WitnessJoin.join(kv.history(), witness, c.maxAnomalies());
         // The log's per-key order is the version order (docs/witness.md): no order is searched for.
         CheckInput resolved = new CheckInput.KeyValue(j.resolved(), kv.format(), j.order());
         Result r = Checker.check(resolved, c.levels(), options(resolved, c)).withWitness(j.report());
-        return CommitLogNotes.annotate(r, j.resolved(), log);
+        return CommitLogNotes.annotate(r, j.resolved(), j.log());
     }
 
     /** The campaign's check settings as options; {@code check.timeout} is the SQL search's wall clock. */
