@@ -40,17 +40,24 @@ final class CommitOrder {
         // Group (key, node) is keyId * nodes + node: an array, not a map, as the keys are dense.
         int nodes = w.nodeCount(), keyCount = writer.keyCount(), groups = keyCount * nodes;
         int[] count = new int[groups];
-        // Each log write's group (-1: not a committed history write), so the second pass needs no lookup.
-        int[] groupAt = new int[logOp.length];
+        long[] keyOf = new long[keyCount];
+        // Each log write's group (-1: not a committed history write) and writer, so the second pass reads only these
+        // two arrays in order, not the history's columns at random again.
+        int[] groupAt = new int[logOp.length], writerAt = new int[logOp.length];
         for (int L = 0; L < w.size(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                 int op = logOp[i];
-                if (op == LongPairIntMap.MISSING || h.outcome(opTxn[op]) == Outcome.FAIL) {
+                int t = op == LongPairIntMap.MISSING ? -1 : opTxn[op];
+                if (t < 0 || h.outcome(t) == Outcome.FAIL) {
                     groupAt[i] = -1;
                     continue;
                 }
-                int g = writer.keyId(h.opKey(op)) * nodes + w.nodeIndex(L);
+                long key = h.opKey(op);
+                int k = writer.keyId(key);
+                int g = k * nodes + w.nodeIndex(L);
                 groupAt[i] = g;
+                writerAt[i] = t;
+                keyOf[k] = key;
                 count[g]++;
             }
         }
@@ -58,14 +65,12 @@ final class CommitOrder {
         for (int g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
         int[] fill = java.util.Arrays.copyOf(start, groups);
         int[] writeAt = new int[start[groups]], txnAt = new int[start[groups]], txnOf = new int[start[groups]];
-        long[] keyOf = new long[keyCount];
         for (int L = 0; L < w.size(); L++) {
             for (int i = w.firstWrite(L); i < w.endWrite(L); i++) {
                 int g = groupAt[i];
                 if (g < 0) continue;
-                keyOf[g / nodes] = h.opKey(logOp[i]);
                 writeAt[fill[g]] = i;
-                txnOf[fill[g]] = opTxn[logOp[i]];
+                txnOf[fill[g]] = writerAt[i];
                 txnAt[fill[g]++] = L;
             }
         }
