@@ -12,7 +12,6 @@ import isostress.checker.model.VersionOrder;
 import isostress.checker.model.WitnessTxn;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Joins a history with a witness (the database's commit log, docs/witness.md) by the values written: values are
@@ -68,40 +65,14 @@ public final class WitnessJoin {
     }
 
     /**
-     * Reads the witness {@code file} ({@link WitnessReader}) and joins {@code h} with it, as {@link #join(History,
-     * Witness, int)}; the file is read on a second thread while the history's writes are indexed, since neither needs
-     * the other and a check has two cores. An error in the file is reported before one in the history, as when the
-     * file is read first.
+     * Reads the witness {@code file} ({@link WitnessReader}), then joins {@code h} with it, as {@link #join(History,
+     * Witness, int)}. (Reading the file on a second thread while the history's writes were indexed was tried: no
+     * faster in a cold JVM, where the JIT's compiler threads take the second core.)
      *
      * @throws InputException as {@link WitnessReader#read(Path)} and {@link #join(History, Witness, int)}
      */
     public static Joined join(History h, Path file, int maxPerKind) throws IOException {
-        CompletableFuture<Witness> read = CompletableFuture.supplyAsync(() -> {
-            try {
-                return WitnessReader.read(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        Indexed ix;
-        try {
-            ix = index(h);
-        } catch (RuntimeException e) {
-            await(read); // the file's own error first
-            throw e;
-        }
-        return join(h, await(read), ix, maxPerKind);
-    }
-
-    private static Witness await(CompletableFuture<Witness> f) throws IOException {
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof UncheckedIOException u) throw u.getCause();
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            if (e.getCause() instanceof Error r) throw r;
-            throw e;
-        }
+        return join(h, WitnessReader.read(file), maxPerKind);
     }
 
     /**

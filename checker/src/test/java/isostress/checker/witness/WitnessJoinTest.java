@@ -71,8 +71,8 @@ class WitnessJoinTest {
     }
 
     /**
-     * Joined from a file (read on a second thread while the history is indexed) as when read first: the same report
-     * and log; and a bad file's error comes before the history's own (as when the file is read first).
+     * Joined from a file as from the witness read from it: the same report, order and log; a bad file's error comes
+     * before the history's own.
      */
     @Test
     void aFileIsJoinedAsAWitnessReadFirstAndItsErrorComesFirst(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
