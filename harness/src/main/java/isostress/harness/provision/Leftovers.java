@@ -145,8 +145,11 @@ public final class Leftovers {
         return out;
     }
 
-    /** Kills (continuing first, in case it was paused) every process whose command line names {@code dir}. */
-    private static int killUsers(Path dir) {
+    /**
+     * Kills (continuing first, in case it was paused) every process whose command line names {@code dir}, and waits
+     * up to 10 s for each to exit; returns how many there were.
+     */
+    public static int killUsers(Path dir) {
         String path = dir.toString();
         List<ProcessHandle> users = ProcessHandle.allProcesses()
                 .filter(p -> p.info().commandLine().map(c -> c.contains(path)).orElse(false)).toList();

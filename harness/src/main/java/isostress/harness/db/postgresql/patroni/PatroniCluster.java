@@ -3,7 +3,6 @@ package isostress.harness.db.postgresql.patroni;
 import isostress.harness.db.DbNode;
 import isostress.harness.db.RunningDatabase;
 import isostress.harness.provision.Leftovers;
-import isostress.harness.provision.ProcessSignals;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,7 +11,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -168,33 +166,11 @@ final class PatroniCluster implements RunningDatabase {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        killUsersOf(base);
+        Leftovers.killUsers(base);
         try {
             Leftovers.deleteTree(base);
         } catch (IOException e) {
             System.err.println("isostress: cleaning up the Patroni cluster's directory " + base + ": " + e.getMessage());
-        }
-    }
-
-    /** Kills every process whose command line names {@code dir} (continued first, in case a fault paused it). */
-    static void killUsersOf(Path dir) {
-        String path = dir.toString();
-        List<ProcessHandle> users = new ArrayList<>(ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().map(c -> c.contains(path)).orElse(false)).toList());
-        for (ProcessHandle p : users) {
-            try {
-                ProcessSignals.signalTree(p.pid(), "CONT");
-                ProcessSignals.signalTree(p.pid(), "KILL");
-            } catch (IOException e) {
-                // gone meanwhile
-            }
-        }
-        for (ProcessHandle p : users) {
-            try {
-                p.onExit().get(10, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                // the directory's removal says so if it still fails
-            }
         }
     }
 }
