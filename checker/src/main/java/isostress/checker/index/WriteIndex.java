@@ -22,8 +22,8 @@ public final class WriteIndex {
 
     private final int[] start;
     /**
-     * Write i's value at {@code 2i}, its code at {@code 2i + 1}: one array, so that a lookup's hit costs one cache
-     * line, not one in a value array and another in a code array (measured: the witness join's lookups).
+     * Write i's value at {@code 2i}, its code at {@code 2i + 1}: one array, so that a lookup's hit reads one cache
+     * line, not one in a value array and another in a code array.
      */
     private final long[] slots;
 
@@ -60,7 +60,7 @@ public final class WriteIndex {
         }
         // One interpolation step first: workloads number a key's values in write order (a counter per key, or one
         // for the whole run), so a bucket's sorted values are close to evenly spaced and the guess is usually the
-        // place, which saves the binary search's unpredictable branches (measured on the witness join's lookups).
+        // place, which saves the binary search's unpredictable branches.
         long first = slots[2 * lo], last = slots[2 * hi];
         if (value < first || value > last) return MISSING;
         // In doubles: the differences of arbitrary longs overflow; the guess is clamped, as rounding may stray.
@@ -82,12 +82,8 @@ public final class WriteIndex {
      * code2}}, or null.
      */
     public int[] duplicate() {
-        for (int k = 0; k + 1 < start.length; k++) {
-            for (int i = start[k] + 1; i < start[k + 1]; i++) {
-                if (slots[2 * i] == slots[2 * (i - 1)]) return new int[] {(int) slots[2 * i - 1], (int) slots[2 * i + 1]};
-            }
-        }
-        return null;
+        java.util.List<int[]> runs = duplicateRuns();
+        return runs.isEmpty() ? null : new int[] {runs.get(0)[0], runs.get(0)[1]};
     }
 
     /**
