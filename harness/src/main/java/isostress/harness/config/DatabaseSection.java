@@ -75,6 +75,10 @@ final class DatabaseSection {
         if (iso != null) isolation = Isolation.valueOf(iso.toUpperCase(Locale.ROOT).replace('-', '_'));
         if (type.isolationProblem(isolation) != null) d.problem("isolation", type.isolationProblem(isolation));
         Map<String, String> settings = d.scalars("settings");
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            String problem = type.settingProblem(e.getKey(), e.getValue());
+            if (problem != null) d.problem("settings." + e.getKey(), problem);
+        }
         // A Patroni cluster is a primary and two standbys unless told otherwise: what failover needs.
         int nodes = d.integer("nodes", provision == Provision.PATRONI ? 3L : 1L, 1, 9).intValue();
         if (type.nodesProblem(provision, nodes) != null) d.problem("nodes", type.nodesProblem(provision, nodes));

@@ -71,6 +71,14 @@ public interface Database {
     }
 
     /**
+     * Why {@code key: value} under {@code database.settings} is refused before the server is asked, or null (most
+     * settings are for the server to judge; a database refuses here the ones it reads itself).
+     */
+    default String settingProblem(String key, String value) {
+        return null;
+    }
+
+    /**
      * Why {@code key: value} under {@code database.patroni} (Patroni's own settings, provision patroni) is refused,
      * or null.
      */

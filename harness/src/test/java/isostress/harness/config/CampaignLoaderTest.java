@@ -27,6 +27,19 @@ class CampaignLoaderTest {
                 "no problem starting '" + prefix + "' containing '" + fragment + "' in " + problems);
     }
 
+    /**
+     * PostgreSQL takes any text for a custom setting, so the snapshot log's switch is judged by the loader: a
+     * misspelt value is refused at its key, not read as off.
+     */
+    @Test
+    void snapshotLogSwitchMustBeOnOrOff() {
+        hasProblem(problems("database:\n  settings: {isostress.log_snapshots: onn}\n"), "camp.yaml:",
+                "database.settings.isostress.log_snapshots: must be on or off (true/false, yes/no, 1/0), was 'onn'");
+        // YAML reads a bare on as the boolean true, which the server and the adapter take as on.
+        assertEquals("true", CampaignLoader.parse(FILE, "database:\n  settings: {isostress.log_snapshots: on}\n")
+                .serverSpec().settings().get("isostress.log_snapshots"));
+    }
+
     @Test
     void defaults() {
         Campaign c = CampaignLoader.parse(FILE, "name: x\n");

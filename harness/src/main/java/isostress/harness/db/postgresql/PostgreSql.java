@@ -106,6 +106,15 @@ public final class PostgreSql extends JdbcDatabase {
     }
 
     @Override
+    public String settingProblem(String key, String value) {
+        // PostgreSQL takes any text for a custom setting, so a misspelt value would silently mean "off".
+        if (key.equals(PostgresAdapter.LOG_SNAPSHOTS) && PostgresAdapter.booleanValue(value) == null) {
+            return "must be on or off (true/false, yes/no, 1/0), was '" + value + "'";
+        }
+        return null;
+    }
+
+    @Override
     public String patroniSettingProblem(Provision p, String key, String value) {
         if (p != Provision.PATRONI) return "only applies to provision: patroni, was provision: " + p.yamlName();
         return PatroniProvisioner.settingProblem(key, value);

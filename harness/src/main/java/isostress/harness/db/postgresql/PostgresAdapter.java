@@ -48,10 +48,18 @@ public final class PostgresAdapter extends SqlAdapter {
         this.logSnapshots = logSnapshots;
     }
 
-    /** Whether the campaign's server settings turn {@link #LOG_SNAPSHOTS} on (on, true, yes or 1, as PostgreSQL). */
+    /** Whether the campaign's server settings turn {@link #LOG_SNAPSHOTS} on (the loader refused other values). */
     static boolean logSnapshots(Map<String, String> settings) {
         String v = settings.get(LOG_SNAPSHOTS);
-        return v != null && Set.of("on", "true", "yes", "1").contains(v.trim().toLowerCase(java.util.Locale.ROOT));
+        return v != null && Boolean.TRUE.equals(booleanValue(v));
+    }
+
+    /** A boolean setting's value as PostgreSQL spells them (on/off, true/false, yes/no, 1/0), or null for another. */
+    static Boolean booleanValue(String v) {
+        String s = v.trim().toLowerCase(java.util.Locale.ROOT);
+        if (Set.of("on", "true", "yes", "1").contains(s)) return true;
+        if (Set.of("off", "false", "no", "0").contains(s)) return false;
+        return null;
     }
 
     @Override
