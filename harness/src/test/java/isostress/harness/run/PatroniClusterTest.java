@@ -11,6 +11,8 @@ import isostress.harness.db.RunningDatabase;
 import isostress.harness.db.postgresql.patroni.PatroniProvisioner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -44,6 +46,22 @@ class PatroniClusterTest {
 
     @TempDir
     Path store;
+
+    /**
+     * A start-up that fails names only the logs' directory, which goes with the temporary directory: so a failing
+     * test prints the end of every log it wrote (etcd's and each member's) before the directory is removed.
+     */
+    @RegisterExtension
+    final TestExecutionExceptionHandler logsOnFailure = (context, failure) -> {
+        try (var files = Files.walk(store)) {
+            for (Path log : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+                List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+                System.out.println("---- " + store.relativize(log) + ", last lines of " + lines.size());
+                lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.out::println);
+            }
+        }
+        throw failure;
+    };
 
     private static void requirePatroni() {
         Services.require(PatroniProvisioner.available(), "a Patroni cluster (patroni, etcd and PostgreSQL 15)",

@@ -62,6 +62,14 @@ class LocalPostgresTest {
         return sw.toString();
     }
 
+    /**
+     * The run's first line after any cleanup notes ("isostress: removed ... of dead harness N"), which a run prints
+     * first when an earlier, killed harness left something behind: that line names the database.
+     */
+    private static String databaseLine(String out) {
+        return out.lines().filter(l -> !l.startsWith("isostress: ")).findFirst().orElse("");
+    }
+
     /** This process's PostgreSQL data directories still in the temporary directory. */
     private static Set<Path> dataDirs() throws IOException {
         String prefix = "isostress-pg-" + ProcessHandle.current().pid() + "-";
@@ -81,7 +89,7 @@ class LocalPostgresTest {
                 "workload: {type: mini, sessions: 6, transactions: 400, keys: 8, distribution: zipfian, seed: 5}\n"),
                 o);
         assertNull(o[0].error(), o[0].error());
-        String first = out.lines().findFirst().orElse("");
+        String first = databaseLine(out);
         assertTrue(first.contains("local PostgreSQL 15.") && first.contains(" from " + BIN + " on port "), first);
         assertNotNull(o[0].result(), "the history was checked: " + o[0].unchecked());
         for (LevelResult l : o[0].result().levels()) {
@@ -104,7 +112,7 @@ class LocalPostgresTest {
                 + ", isolation: repeatable-read, replicas: 1}\n",
                 "workload: {type: mini, read-from: any, sessions: 4, transactions: 300, keys: 6, seed: 3}\n"), o);
         assertNull(o[0].error(), o[0].error());
-        String first = out.lines().findFirst().orElse("");
+        String first = databaseLine(out);
         assertTrue(first.contains("local PostgreSQL 15.") && first.contains("with 1 streaming replica(s)"), first);
         assertNotNull(o[0].result(), "the history was checked: " + o[0].unchecked());
         for (String f : List.of("postgresql-n1.log", "postgresql-n2.log", "replication.log")) {
