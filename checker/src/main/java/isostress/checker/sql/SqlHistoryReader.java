@@ -37,8 +37,15 @@ import java.util.Set;
  * This class reads the lines and checks the history as a whole; {@link SqlJsonFields} reads each field's value.
  */
 public final class SqlHistoryReader {
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY).build();
+    /**
+     * Jackson, made on first use: {@link #isSqlHistory} is asked of every file {@code isostress check} reads, and
+     * making a mapper loads several hundred classes, a sizeable part of a small history's whole check, which a file
+     * without the format's name in its first line never needs.
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = JsonMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY).build();
+    }
     /** The fields of each kind of object (docs/sql-history.md). */
     private static final Set<String> HEADER = Set.of("format", "version", "name", "tables"),
             INIT = Set.of("type", "rows"), INIT_ROW = Set.of("table", "key", "write", "value"),
@@ -108,7 +115,7 @@ public final class SqlHistoryReader {
             if (line.isBlank()) continue;
             if (!line.contains("isostress-sql")) return false;
             try {
-                JsonNode n = JSON.readTree(line);
+                JsonNode n = Json.MAPPER.readTree(line);
                 return n != null && n.isObject() && "isostress-sql".equals(n.path("format").asText(null));
             } catch (IOException | RuntimeException e) {
                 return false;
@@ -126,7 +133,7 @@ public final class SqlHistoryReader {
             if (text.isBlank()) continue;
             JsonNode n;
             try {
-                n = JSON.readTree(text);
+                n = Json.MAPPER.readTree(text);
             } catch (JsonProcessingException e) {
                 throw fail(line, "malformed JSON: " + e.getOriginalMessage());
             }

@@ -8,14 +8,12 @@ import picocli.CommandLine.Command;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import java.util.Properties;
 
 /** The {@code isostress} command: subcommands for each job; usage when none is given. */
 @Command(name = "isostress", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "End-to-end database isolation stress testing: generate, run, record, check.",
-        subcommands = {RunCommand.class, CheckCommand.class, ExportCommand.class, HermitageCommand.class, GenerateCommand.class, BenchCommand.class,
-                ReportCommand.class,
-                CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:valid at every level asked", "1:invalid: an anomaly was found",
                 "2:bad input or usage", "3:unknown: a search limit was hit before a verdict",
@@ -32,13 +30,48 @@ public final class Main implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    /** The subcommands, in the order the usage lists them (picocli's {@code help} follows them). */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, CheckCommand.class,
+            ExportCommand.class, HermitageCommand.class, GenerateCommand.class, BenchCommand.class,
+            ReportCommand.class);
+
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(args).execute(args));
     }
 
-    /** The configured command line (also used by tests). */
+    /** The configured command line with every subcommand (also used by tests). */
     public static CommandLine commandLine() {
+        return configured(SUBCOMMANDS);
+    }
+
+    /**
+     * The command line for {@code args}: when the first word names a subcommand, the root with that one alone.
+     * picocli builds each command's model by reflection when it is added, and building all of them (bench's eight
+     * subcommands with their options, run's, hermitage's) was most of the 0.8 s that {@code isostress --version}
+     * took before the JVM did any work; a check of a small file paid it too. Parsing, usage and errors of the named
+     * command are the same either way, and anything else ({@code --help}, {@code help}, a misspelt command) gets the
+     * whole tree.
+     */
+    static CommandLine commandLine(String[] args) {
+        Class<?> named = args.length == 0 ? null : switch (args[0]) {
+            // Named here, not looked up in SUBCOMMANDS' annotations, so that the others' classes are not even
+            // loaded; MainTest checks that every subcommand is here under its own name.
+            case "run" -> RunCommand.class;
+            case "check" -> CheckCommand.class;
+            case "export" -> ExportCommand.class;
+            case "hermitage" -> HermitageCommand.class;
+            case "generate" -> GenerateCommand.class;
+            case "bench" -> BenchCommand.class;
+            case "report" -> ReportCommand.class;
+            default -> null;
+        };
+        return named == null ? commandLine() : configured(List.of(named));
+    }
+
+    private static CommandLine configured(List<Class<?>> subcommands) {
         CommandLine cl = new CommandLine(new Main());
+        for (Class<?> c : subcommands) cl.addSubcommand(c);
+        cl.addSubcommand(CommandLine.HelpCommand.class);
         versionEverywhere(cl, new Version());
         cl.setExitCodeExceptionMapper(Main::exitCode);
         cl.setExecutionStrategy(parsed -> {

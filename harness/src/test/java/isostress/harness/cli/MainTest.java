@@ -34,6 +34,30 @@ class MainTest {
         }
     }
 
+    /**
+     * The command line {@code main} builds for {@code isostress NAME ...} holds NAME's command alone, and that
+     * command is the whole tree's: same usage, hence same options and subcommands. A command missing from the
+     * switch would silently cost the start-up of the whole tree; one mapped to the wrong class would run it.
+     */
+    @Test
+    void eachCommandAloneIsTheWholeTreesCommand() {
+        CommandLine whole = Main.commandLine();
+        int named = 0;
+        for (var e : whole.getSubcommands().entrySet()) {
+            if (e.getKey().equals("help")) continue;
+            CommandLine alone = Main.commandLine(new String[] {e.getKey(), "--help"});
+            assertEquals(List.of(e.getKey(), "help"), List.copyOf(alone.getSubcommands().keySet()), e.getKey());
+            assertEquals(e.getValue().getUsageMessage(), alone.getSubcommands().get(e.getKey()).getUsageMessage(),
+                    e.getKey());
+            named++;
+        }
+        assertTrue(named >= 7, "subcommands: " + whole.getSubcommands().keySet());
+        for (String other : List.of("--help", "help", "chek", "--version")) {
+            assertEquals(whole.getSubcommands().keySet(),
+                    Main.commandLine(new String[] {other}).getSubcommands().keySet(), other);
+        }
+    }
+
     @Test
     void versionIsThePomVersionOnEveryCommand() throws Exception {
         // The module pom inherits its version from the parent's <version>.

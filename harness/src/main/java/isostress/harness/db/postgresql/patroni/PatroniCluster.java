@@ -134,8 +134,12 @@ final class PatroniCluster implements RunningDatabase {
             }
             Thread.sleep(200);
         }
+        // The members' last log lines say why (a bootstrap that failed, a port taken, etcd unreachable): the
+        // sentence must carry them, since a run directory's logs are not always kept.
+        String lastLines = members.stream().map(m -> m.name() + ": " + m.lastLogLine())
+                .collect(Collectors.joining("; "));
         throw new IOException("the Patroni cluster was not ready within " + seconds + " s (" + last
-                + "; see the members' logs in logs/)");
+                + "; the members' logs in logs/ end with: " + lastLines + ")");
     }
 
     /** How many WAL senders of {@code leader} stream to a replica, or -1 when it cannot be asked. */

@@ -44,6 +44,19 @@ final class PatroniMember implements DbNode {
         this.clusterUrl = url;
     }
 
+    /** The last line Patroni (or its PostgreSQL) wrote to the member's log, or "" when there is none yet. */
+    String lastLogLine() {
+        try {
+            List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (!lines.get(i).isBlank()) return lines.get(i).strip();
+            }
+        } catch (IOException e) {
+            // not written yet
+        }
+        return "";
+    }
+
     /** Starts Patroni without waiting; its output (and the postmaster's, which it passes on) goes to the log. */
     synchronized void launch() throws IOException {
         process = new ProcessBuilder(command).redirectErrorStream(true)
