@@ -73,6 +73,44 @@ public final class WitnessReader {
     }
 
     /**
+     * A witness read a line at a time as its writer hands the lines over, for a run that captures the log and
+     * checks at its end: the lines are read while the run goes, and the end-of-run check joins at once instead of
+     * first reading back the file it wrote. Lines are read exactly as {@link #read(Path)} reads the file they are
+     * written to (the same parser, the same line numbers for messages), so {@link #finish()} is the witness that
+     * reading the file would give. Not thread-safe: the writer serialises the lines.
+     */
+    public static final class Lines {
+        private final String source;
+        private final Witness.Builder builder;
+        private final LineState state = new LineState(true);
+        private int lineNo;
+
+        /** {@code source} names the file the lines go to, in messages. */
+        public Lines(String source) {
+            this.source = source;
+            this.builder = Witness.builder(source);
+        }
+
+        /**
+         * Reads the next line, without its line end (a String's UTF-8 is always well formed, so the file's check
+         * of the bytes has nothing to find here).
+         *
+         * @throws InputException the line is not a witness line; no later line may be given
+         */
+        public void line(String text) throws IOException {
+            if (text.indexOf('\n') >= 0) throw new IllegalArgumentException("a line holds no line end: " + text);
+            lineNo++;
+            byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            WitnessReader.line(utf8, utf8.length, lineNo, source, builder, state);
+        }
+
+        /** The witness of every line given. */
+        public Witness finish() {
+            return builder.build();
+        }
+    }
+
+    /**
      * What the reader keeps across lines: the lowest integer key, which string-key ids must stay below, and the
      * buffer a line's writes are parsed into.
      */

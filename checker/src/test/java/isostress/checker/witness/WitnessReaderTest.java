@@ -41,6 +41,38 @@ class WitnessReaderTest {
         assertEquals("\"x\"", w.stringKeys().get(w.key(2)));
     }
 
+    /**
+     * Lines handed over one by one as a run writes them give the witness that reading the written file gives:
+     * every transaction, its line, string keys, and the same refusal, at the same line, of a line out of order.
+     */
+    @Test
+    void linesGivenOneByOneAreTheFileRead() throws IOException {
+        List<String> lines = List.of(
+                "{\"pos\":17,\"node\":\"n1\",\"txid\":\"731\",\"writes\":[[\"w\",3,17],[\"append\",4,9]]}",
+                "",
+                "{\"commit_time\":\"12:00\",\"writes\":[],\"txid\":\"0-1-42\",\"node\":\"n2\",\"pos\":1}",
+                "{\"pos\":18,\"node\":\"n1\",\"txid\":732,\"writes\":[[\"delete\",-5],[\"w\",\"x\",5]]}",
+                "{\"pos\":2,\"node\":\"n2\",\"txid\":\"0-1-43\",\"writes\":[[\"w\",\"y\",6],[\"append\",4,10]]}");
+        Witness file = read(String.join("\n", lines) + "\n");
+        WitnessReader.Lines given = new WitnessReader.Lines("w.jsonl");
+        for (String l : lines) given.line(l);
+        Witness w = given.finish();
+        assertEquals(file.size(), w.size());
+        assertEquals(4, w.size());
+        for (int t = 0; t < w.size(); t++) assertEquals(file.txn(t), w.txn(t), "transaction " + t);
+        assertEquals(file.stringKeys(), w.stringKeys());
+
+        String behind = "{\"pos\":17,\"node\":\"n1\",\"txid\":\"733\",\"writes\":[]}";
+        InputException fromFile = assertThrows(InputException.class,
+                () -> read(String.join("\n", lines) + "\n" + behind + "\n"));
+        WitnessReader.Lines again = new WitnessReader.Lines("w.jsonl");
+        for (String l : lines) again.line(l);
+        InputException fromLines = assertThrows(InputException.class, () -> again.line(behind));
+        assertEquals(fromFile.getMessage(), fromLines.getMessage());
+        assertEquals(6, fromLines.line());
+        assertThrows(IllegalArgumentException.class, () -> new WitnessReader.Lines("w.jsonl").line("{}\n{}"));
+    }
+
     /** A deleted row, {@code ["delete", key]}, read alike by the captures' fast path and by Jackson. */
     @Test
     void readsDeletes() throws IOException {

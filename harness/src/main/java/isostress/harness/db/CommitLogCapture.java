@@ -1,5 +1,7 @@
 package isostress.harness.db;
 
+import isostress.checker.witness.Witness;
+
 import java.io.IOException;
 
 /**
@@ -11,6 +13,12 @@ import java.io.IOException;
 public interface CommitLogCapture extends AutoCloseable {
     /** Log transactions written to the file so far. */
     long transactions();
+
+    /**
+     * The witness the file holds, read as it was written ({@link WitnessLines#witness()}); null when it must be
+     * read from the file. Asked after {@link #close()}.
+     */
+    Witness witness();
 
     /**
      * Copies the rest of the log (waiting for a killed server to be back, within a bound), closes the file and

@@ -168,7 +168,8 @@ public final class CampaignRunner {
             log.line(unknown);
         } else if (java.nio.file.Files.exists(dir.history())) {
             try {
-                result = RunCheck.check(dir.history(), campaign, witness == null ? null : witness.joinable());
+                result = RunCheck.check(dir.history(), campaign, witness == null ? null : witness.joinable(),
+                        witness == null ? null : witness.parsed());
             } catch (InputException e) {
                 unknown = e.getMessage();
                 log.line("check: " + unknown);

@@ -7,6 +7,7 @@ import isostress.checker.history.HistoryFormat;
 import isostress.checker.model.Result;
 import isostress.checker.sql.SqlHistoryReader;
 import isostress.checker.witness.CommitLogNotes;
+import isostress.checker.witness.Witness;
 import isostress.checker.witness.WitnessJoin;
 import isostress.harness.config.Campaign;
 
@@ -37,12 +38,21 @@ final class RunCheck {
      * {@code info} transactions resolved by the log, and the result carries the witness report.
      */
     static Result check(Path history, Campaign c, Path witness) throws IOException {
+        return check(history, c, witness, null);
+    }
+
+    /**
+     * As {@link #check(Path, Campaign, Path)}, with {@code parsed} (not null) the witness file as the capture read it
+     * while writing it, so that the file is not read again.
+     */
+    static Result check(Path history, Campaign c, Path witness, Witness parsed) throws IOException {
         CheckInput in = SqlHistoryReader.isSqlHistory(history) ? CheckInput.read(history, null, true)
                 : CheckInput.read(history, HistoryFormat.JSONL, true);
         if (c == null) return Checker.check(in, Checker.defaultLevels(in), in.defaultOptions());
         if (witness == null || !(in instanceof CheckInput.KeyValue)) return Checker.check(in, c.levels(), options(in, c));
         CheckInput.KeyValue kv = (CheckInput.KeyValue) in;
-        WitnessJoin.Joined j = WitnessJoin.join(kv.history(), witness, c.maxAnomalies());
+        WitnessJoin.Joined j = parsed != null ? WitnessJoin.join(kv.history(), parsed, c.maxAnomalies())
+                : WitnessJoin.join(kv.history(), witness, c.maxAnomalies());
         // The log's per-key order is the version order (docs/witness.md): no order is searched for.
         CheckInput resolved = new CheckInput.KeyValue(j.resolved(), kv.format(), j.order());
         Result r = Checker.check(resolved, c.levels(), options(resolved, c)).withWitness(j.report());

@@ -1,5 +1,6 @@
 package isostress.harness.run;
 
+import isostress.checker.witness.Witness;
 import isostress.harness.config.Campaign;
 import isostress.harness.db.CommitLogCapture;
 import isostress.harness.db.RunningDatabase;
@@ -52,6 +53,11 @@ final class RunWitness implements AutoCloseable {
     /** The witness to join with the history, or null (off, or not copied to its end). */
     Path joinable() {
         return complete ? file : null;
+    }
+
+    /** The joinable witness as read while it was written, or null (then {@link #joinable()} is read). */
+    Witness parsed() {
+        return complete ? capture.witness() : null;
     }
 
     /** Log transactions written to the file. */

@@ -4,6 +4,7 @@ import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
 import isostress.checker.history.Outcome;
 import isostress.checker.model.WitnessReport;
+import isostress.checker.witness.WitnessJoin;
 import isostress.harness.db.DatabaseAdapter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,11 +30,15 @@ class PostgresWitnessTest {
     Path store;
 
     private RunOutcome run(String name, String workload, String extra) throws Exception {
-        RunOutcome o = Campaigns.run(Campaigns.parse(store, "name: " + name + "\n"
+        var campaign = Campaigns.parse(store, "name: " + name + "\n"
                 + "database: {type: postgresql, isolation: serializable, timeout: 2s}\n"
                 + "workload: {" + workload + "}\n" + extra
-                + "check: {levels: [serializable], witness: true}\n"));
+                + "check: {levels: [serializable], witness: true}\n");
+        RunOutcome o = Campaigns.run(campaign);
         assertNull(o.error(), o.error());
+        // The run joined the witness its capture read while writing it; the file read back gives the same report.
+        assertEquals(WitnessJoin.join(HistoryFormat.JSONL.read(o.dir().history()), o.dir().witness(),
+                campaign.maxAnomalies()).report(), o.result().witness());
         assertTrue(Files.exists(o.dir().witness()), "witness.jsonl");
         assertNotNull(o.result().witness(), "the result has the witness");
         assertTrue(Files.readString(o.dir().results()).contains("\"witness\""), "results.json has the witness");

@@ -151,6 +151,11 @@ final class BinlogCapture implements CommitLogCapture {
     }
 
     @Override
+    public isostress.checker.witness.Witness witness() {
+        return out.witness();
+    }
+
+    @Override
     public long transactions() {
         long n = 0;
         for (BinlogReader r : readers) n += r.written();

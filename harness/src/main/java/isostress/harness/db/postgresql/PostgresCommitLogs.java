@@ -98,6 +98,11 @@ final class PostgresCommitLogs implements CommitLogCapture {
     }
 
     @Override
+    public isostress.checker.witness.Witness witness() {
+        return out.witness();
+    }
+
+    @Override
     public long transactions() {
         return primary.transactions() + standbys.stream().mapToLong(LogicalDecodingCapture::transactions).sum();
     }
