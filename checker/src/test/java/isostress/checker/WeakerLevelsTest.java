@@ -71,4 +71,23 @@ class WeakerLevelsTest {
         assertEquals(List.of(SERIALIZABLE), r.weakestViolated());
         assertFalse(r.stats().containsKey(LevelEvaluation.NOT_EXAMINED));
     }
+
+    /**
+     * Prefix, which a lost update makes costly, is not left out when causal, a weaker level, is violated: it is
+     * then invalid by implication, not "not examined".
+     */
+    @Test
+    void aLevelLeftOutForItsCostIsSettledByAWeakerViolation() {
+        // T1 -wr-> T2 -wr-> T3, and T3 misses T1's write of key 1: a causal violation; keys 3: a lost update.
+        History h = new Hist().concurrent(p(1, 2, 3, 4, 5), "r 1 nil, w 1 1", "r 1 1, r 2 nil, w 2 1",
+                "r 2 1, r 1 nil", "r 3 nil, w 3 1", "r 3 nil, w 3 2").build();
+        Result r = Checker.check(h, List.of(SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertEquals(Verdict.INVALID, r.level(CAUSAL).verdict(), r.level(CAUSAL).reason());
+        assertEquals(Verdict.VALID, r.level(READ_ATOMIC).verdict(), r.level(READ_ATOMIC).reason());
+        assertEquals(Verdict.INVALID, r.level(PREFIX).verdict(), r.levels().toString());
+        assertTrue(r.level(PREFIX).reason().startsWith("implied: the history violates causal"),
+                r.level(PREFIX).reason());
+        assertNull(r.stats().get(LevelEvaluation.NOT_EXAMINED), r.stats().toString());
+        assertEquals(List.of(CAUSAL), r.weakestViolated());
+    }
 }
