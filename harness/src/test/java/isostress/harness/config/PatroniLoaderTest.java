@@ -62,14 +62,23 @@ class PatroniLoaderTest {
                 "patroni is PostgreSQL's");
     }
 
+    /** Faults run on a Patroni cluster: the role faults and those of any member. */
+    @Test
+    void aNemesisRunsOnAPatroniCluster() {
+        Campaign c = CampaignLoader.parse(FILE, "database: {type: postgresql, provision: patroni}\n"
+                + "nemesis: {faults: [crash-primary, kill-primary-postgres, kill-primary-patroni, pause-primary, "
+                + "switchover, kill, pause, partition]}\n");
+        assertEquals(8, c.nemesis().faults().size());
+        hasProblem(problems("database: {type: postgresql, provision: embedded}\nnemesis: {faults: [switchover]}\n"),
+                "camp.yaml:2 nemesis.faults:", "switchover acts on the primary a failover manager elects");
+    }
+
     @Test
     void whatDoesNotRunOnAPatroniClusterYetIsRefused() {
         hasProblem(problems("database:\n  provision: patroni\n  replicas: 1\n"), "camp.yaml:3 database.replicas:",
                 "give database.nodes instead");
         hasProblem(problems("database:\n  provision: patroni\n  bin-dir: /nonexistent\n"),
                 "camp.yaml:3 database.bin-dir:", "/nonexistent is not a directory");
-        hasProblem(problems("database: {provision: patroni}\nnemesis: {faults: [kill]}\n"),
-                "camp.yaml:1 database.provision:", "faults (nemesis) do not run on a Patroni cluster yet");
         hasProblem(problems("database: {provision: patroni}\nworkload: {type: list-append}\ncheck: {witness: true}\n"),
                 "camp.yaml:3 check.witness:", "is not read from a Patroni cluster yet");
     }
