@@ -67,7 +67,9 @@ public final class LostWrites {
         for (Txn t : h) {
             if (t.outcome() == Outcome.FAIL) continue;
             for (MicroOp m : t.ops()) {
-                if (m instanceof MicroOp.Write w) registerWrites.computeIfAbsent(w.key(), x -> new ArrayList<>()).add(t);
+                if (m instanceof MicroOp.Write w) {
+                    registerWrites.computeIfAbsent(w.key(), x -> new ArrayList<>()).add(t);
+                }
             }
         }
         Leaders leaders = new Leaders(h);
@@ -127,10 +129,18 @@ public final class LostWrites {
     private static String shown(Txn read, long key) {
         for (MicroOp m : read.ops()) {
             if (m.key() != key) continue;
-            if (m instanceof MicroOp.ListRead r) return r.values() == null ? "nothing known" : r.values().toString();
+            if (m instanceof MicroOp.ListRead r) return r.values() == null ? "nothing known" : list(r.values());
             if (m instanceof MicroOp.Read r) return r.value() == null ? "the initial value" : r.value().toString();
         }
         return "nothing";
+    }
+
+    /** A list as short as a sentence allows: its ends and its length when long. */
+    private static String list(List<Long> values) {
+        if (values.size() <= 8) return values.toString();
+        return values.subList(0, 3).toString().replace("]", ", …, ")
+                + values.subList(values.size() - 3, values.size()).toString().substring(1) + " (" + values.size()
+                + " elements)";
     }
 
     /** The ok reads of one key: the one begun last, and per value the latest begin of a read showing it. */

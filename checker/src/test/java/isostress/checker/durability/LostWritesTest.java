@@ -32,10 +32,12 @@ class LostWritesTest {
     void anAppendTheFinalReadLacksIsLost() throws IOException {
         History h = read(
                 event(0, "invoke", 0, 1.0, "[[\"append\",1,5]]")
-                + "{\"index\":1,\"type\":\"info\",\"process\":\"nemesis\",\"time\":1500000000,\"f\":\"start-kill-primary-patroni\","
+                + "{\"index\":1,\"type\":\"info\",\"process\":\"nemesis\",\"time\":1500000000,"
+                + "\"f\":\"start-kill-primary-patroni\","
                 + "\"value\":{\"node\":\"n2\",\"leader-before\":\"n2\"}}\n"
                 + event(2, "ok", 0, 2.0, "[[\"append\",1,5]]")
-                + "{\"index\":3,\"type\":\"info\",\"process\":\"nemesis\",\"time\":3000000000,\"f\":\"stop-kill-primary-patroni\","
+                + "{\"index\":3,\"type\":\"info\",\"process\":\"nemesis\",\"time\":3000000000,"
+                + "\"f\":\"stop-kill-primary-patroni\","
                 + "\"value\":{\"node\":\"n2\",\"leader-after\":\"n3\"}}\n"
                 + String.format(MARKER, 4)
                 + event(5, "invoke", 9, 4.0, "[[\"r\",1,null]]")

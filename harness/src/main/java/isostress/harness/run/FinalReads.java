@@ -45,7 +45,8 @@ final class FinalReads {
             for (long from = 0; from <= maxKey; from += KEYS_PER_TXN) {
                 List<MicroOp> ops = new ArrayList<>();
                 for (long k = from; k <= Math.min(maxKey, from + KEYS_PER_TXN - 1); k++) {
-                    ops.add(type == WorkloadType.LIST_APPEND ? new MicroOp.ListRead(k, null) : new MicroOp.Read(k, null));
+                    ops.add(type == WorkloadType.LIST_APPEND ? new MicroOp.ListRead(k, null)
+                            : new MicroOp.Read(k, null));
                 }
                 while (true) {
                     long p = client.process(process, ops);

@@ -27,8 +27,8 @@ class FaultsTest {
             assertSame(f, Faults.byName(f.name()).orElseThrow());
             assertTrue(f.name().matches("[a-z][a-z-]*"), "YAML names are lower case: " + f.name());
         }
-        assertEquals("kill, pause, partition, latency, drop, crash-primary, kill-primary-postgres, kill-primary-patroni, "
-                + "partition-primary, pause-primary, switchover", Faults.names());
+        assertEquals("kill, pause, partition, latency, drop, crash-primary, kill-primary-postgres, "
+                + "kill-primary-patroni, partition-primary, pause-primary, switchover", Faults.names());
         assertTrue(Faults.byName("KILL").isEmpty());
         assertThrows(IllegalArgumentException.class, () -> Faults.list("kill", "explode"));
     }
@@ -98,6 +98,7 @@ class FaultsTest {
             public void killServer(DbNode member) { throw new AssertionError("not a kill"); }
             public void killManager(DbNode member) { throw new AssertionError("not a kill"); }
             public void awaitRunning(DbNode member, Duration wait) { throw new AssertionError("not a kill"); }
+            public List<List<String>> links(DbNode member) { throw new AssertionError("not a partition"); }
 
             public void switchover(DbNode from) {
                 switched.add(from.name());

@@ -67,7 +67,18 @@ class PatroniFailoverTest {
             }
         }
         assertNotNull(o.result(), o.unchecked());
-        assertEquals(Verdict.VALID, o.result().level(READ_COMMITTED).verdict(), o.result().anomalyCounts().toString());
+        // Read committed holds unless the zombie forked the history: its acknowledged appends were read, then rewound
+        // away, so reads of a key that no one append order explains (incompatible-order), or a session that read them
+        // and then a list without them (G-single-process, a non-monotonic read), are what it may show; nothing else.
+        Verdict rc = o.result().level(READ_COMMITTED).verdict();
+        assertNotEquals(Verdict.UNKNOWN, rc, o.result().level(READ_COMMITTED).reason());
+        for (var a : o.result().anomalies()) {
+            if (a.level() == READ_COMMITTED) {
+                assertTrue(List.of("incompatible-order", "G-single-process").contains(a.name()), "at read committed: "
+                        + a.name());
+            }
+        }
+        System.out.println("patroni failover: read-committed " + rc + ", anomalies " + o.result().anomalyCounts());
         // The final reads ran once the faults were healed, and the checker judged the acknowledged appends by them.
         assertNotNull(o.result().lostWrites(), "no final reads");
         assertTrue(o.result().lostWrites().writes() > 100, "judged " + o.result().lostWrites().writes());

@@ -162,7 +162,8 @@ final class PatroniMember implements DbNode {
         String last = "no answer";
         while (System.nanoTime() < deadline) {
             if (exited().isPresent()) {
-                throw new IOException(name() + "'s Patroni exited with status " + exited().get() + " (see " + log + ")");
+                throw new IOException(name() + "'s Patroni exited with status " + exited().get() + " (see " + log
+                        + ")");
             }
             try {
                 for (PatroniRest.Member m : PatroniRest.cluster(address.host(), address.restPort())) {
