@@ -13,8 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Finds acknowledged writes that the reads begun after them do not show ({@code lost-write}): a database that
@@ -35,8 +33,6 @@ import java.util.regex.Pattern;
  * every write of a key. Without them, the rule would apply to whichever reads happened to come later.
  */
 public final class LostWrites {
-    private static final Pattern LEADER = Pattern.compile("\"leader-(before|after)\"\\s*:\\s*\"([^\"]*)\"");
-
     private LostWrites() {
     }
 
@@ -72,7 +68,7 @@ public final class LostWrites {
                 }
             }
         }
-        Leaders leaders = new Leaders(h);
+        FaultContext faults = new FaultContext(h);
         int judged = 0, lost = 0;
         List<LostWrite> found = new ArrayList<>();
         for (Txn t : h) {
@@ -86,7 +82,7 @@ public final class LostWrites {
                 judged++;
                 if (k.seen.getOrDefault(value, -1L) > t.completeIndex()) continue;
                 lost++;
-                if (found.size() < limit) found.add(lostWrite(h, t, m, value, k.last, leaders));
+                if (found.size() < limit) found.add(lostWrite(h, t, m, value, k.last, faults));
             }
         }
         return new LostWriteReport(judged, lost, found);
@@ -101,24 +97,18 @@ public final class LostWrites {
         return false;
     }
 
-    private static LostWrite lostWrite(History h, Txn w, MicroOp m, long value, Txn read, Leaders leaders) {
+    private static LostWrite lostWrite(History h, Txn w, MicroOp m, long value, Txn read, FaultContext faults) {
         String key = h.keyName(m.key());
         String what = m instanceof MicroOp.Append ? "appended " + value + " to key " + key
                 : "wrote " + value + " to key " + key;
-        String primary = leaders.before(w.completeIndex());
         StringBuilder sb = new StringBuilder();
         sb.append(w.label()).append(" (process ").append(w.process()).append(") ").append(what)
           .append(" and was acknowledged").append(at(w.completeTime())).append(", but no read of key ").append(key)
           .append(" begun after that shows it: the last, ").append(read.label()).append(at(read.invokeTime()))
           .append(", read ").append(shown(read, m.key())).append('.');
-        if (primary != null) {
-            sb.append(" The primary when it was acknowledged was ").append(primary)
-              .append(" (as the fault events last said)");
-            String after = leaders.after(w.completeIndex());
-            if (after != null && !after.equals(primary)) sb.append("; the next primary they name is ").append(after);
-            sb.append('.');
-        }
-        return new LostWrite(w, m, read, primary, sb.toString());
+        String context = faults.describe(w.completeIndex(), w.completeTime());
+        if (context != null) sb.append(' ').append(context);
+        return new LostWrite(w, m, read, faults.leaderBefore(w.completeIndex()), sb.toString());
     }
 
     private static String at(long ns) {
@@ -150,37 +140,6 @@ public final class LostWrites {
 
         void read(Txn t) {
             if (last == null || t.invokeIndex() > last.invokeIndex()) last = t;
-        }
-    }
-
-    /** The primary as the nemesis's events name it ({@code leader-before}, {@code leader-after}), in event order. */
-    private static final class Leaders {
-        private final List<long[]> at = new ArrayList<>();
-        private final List<String> names = new ArrayList<>();
-
-        Leaders(History h) {
-            for (SideEvent e : h.sideEvents()) {
-                if (e.valueJson() == null) continue;
-                Matcher m = LEADER.matcher(e.valueJson());
-                while (m.find()) {
-                    if (m.group(2).equals("none")) continue;
-                    at.add(new long[] {e.index()});
-                    names.add(m.group(2));
-                }
-            }
-        }
-
-        /** The last primary named before event {@code index}, or null. */
-        String before(long index) {
-            String out = null;
-            for (int i = 0; i < at.size() && at.get(i)[0] < index; i++) out = names.get(i);
-            return out;
-        }
-
-        /** The first primary named after event {@code index}, or null. */
-        String after(long index) {
-            for (int i = 0; i < at.size(); i++) if (at.get(i)[0] > index) return names.get(i);
-            return null;
         }
     }
 }

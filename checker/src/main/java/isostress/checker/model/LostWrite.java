@@ -11,8 +11,9 @@ import isostress.checker.history.Txn;
  * @param writer      the {@code ok} transaction that made the write
  * @param write       the write: an append of an element, or a register write of a value
  * @param read        the last read of the key, begun after the writer completed, that lacks it
- * @param primary     which member was primary when the write was acknowledged, as the history's fault events last
- *                    said before then, or null when they do not say
+ * @param primary     the leader the history's fault events last named before the write was acknowledged, or null
+ *                    when they name none (a zombie primary may have acknowledged it all the same: the explanation
+ *                    says which fault was under way)
  * @param explanation the finding in words
  */
 public record LostWrite(Txn writer, MicroOp write, Txn read, String primary, String explanation) {

@@ -49,12 +49,31 @@ class LostWritesTest {
         LostWrite w = r.findings().get(0);
         assertEquals("n2", w.primary());
         assertEquals("T0 (process 0) appended 5 to key 1 and was acknowledged at 2.000 s, but no read of key 1 begun "
-                + "after that shows it: the last, T1 at 4.000 s, read []. The primary when it was acknowledged was n2 "
-                + "(as the fault events last said); the next primary they name is n3.", w.explanation());
+                + "after that shows it: the last, T1 at 4.000 s, read []. It was acknowledged during "
+                + "kill-primary-patroni on n2 (from 1.500 s; leader n2 before it, n3 after).", w.explanation());
         Result checked = Checker.check(new CheckInput.KeyValue(h, HistoryFormat.JSONL, null),
                 List.of(IsolationLevel.READ_COMMITTED), CheckOptions.DEFAULTS);
         assertEquals(Verdict.INVALID, checked.verdict(), "a lost write makes the result invalid");
         assertEquals(1, checked.lostWrites().lost());
+    }
+
+    /** A write acknowledged after a fault ended is explained by how long after, and by the leaders named. */
+    @Test
+    void aWriteAfterAFaultSaysHowLongAfter() throws IOException {
+        History h = read(
+                "{\"index\":0,\"type\":\"info\",\"process\":\"nemesis\",\"time\":500000000,"
+                + "\"f\":\"start-crash-primary\",\"value\":{\"node\":\"n1\",\"leader-before\":\"n1\"}}\n"
+                + "{\"index\":1,\"type\":\"info\",\"process\":\"nemesis\",\"time\":1000000000,"
+                + "\"f\":\"stop-crash-primary\",\"value\":{\"node\":\"n1\",\"leader-after\":\"n3\"}}\n"
+                + event(2, "invoke", 0, 1.5, "[[\"append\",1,5]]")
+                + event(3, "ok", 0, 1.75, "[[\"append\",1,5]]")
+                + String.format(MARKER, 4)
+                + event(5, "invoke", 9, 4.0, "[[\"r\",1,null]]")
+                + event(6, "ok", 9, 4.5, "[[\"r\",1,[]]]"));
+        LostWrite w = LostWrites.find(h, 10).findings().get(0);
+        assertEquals("n3", w.primary());
+        assertTrue(w.explanation().endsWith("It was acknowledged 0.750 s after crash-primary on n1 ended (it began at "
+                + "0.500 s; leader n1 before it, n3 after)."), w.explanation());
     }
 
     /** An append the final read shows, and an info append the final read lacks, are not lost. */
