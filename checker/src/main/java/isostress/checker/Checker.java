@@ -1,5 +1,7 @@
 package isostress.checker;
 
+import isostress.checker.durability.LostWrites;
+
 import isostress.checker.model.CheckOptions;
 import isostress.checker.history.History;
 import isostress.checker.history.InputException;
@@ -51,7 +53,10 @@ public final class Checker {
         if (input instanceof CheckInput.KeyValue kv) {
             History h = kv.history();
             List<IsolationLevel> ls = levels.isEmpty() ? defaultLevels(h) : levels;
-            return kv.versionOrder() == null ? check(h, ls, options) : check(h, ls, options, kv.versionOrder());
+            Result r = kv.versionOrder() == null ? check(h, ls, options) : check(h, ls, options, kv.versionOrder());
+            // The final reads' lost writes, beside the levels: no level allows one.
+            if (LostWrites.applies(h)) r = r.withLostWrites(LostWrites.find(h, options.anomaliesPerType()));
+            return r;
         }
         CheckInput.Sql sql = (CheckInput.Sql) input;
         rejectForSql(options);

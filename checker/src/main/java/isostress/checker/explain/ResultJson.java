@@ -47,7 +47,26 @@ public final class ResultJson {
         root.put("anomalies_omitted", r.anomaliesOmitted());
         root.set("stats", MAPPER.valueToTree(r.stats()));
         if (r.witness() != null) root.set("witness", witness(r.witness()));
+        if (r.lostWrites() != null) root.set("final_reads", finalReads(r.lostWrites()));
         return root;
+    }
+
+    /** What the final reads showed: writes judged, how many lost, and the first lost ones. */
+    public static ObjectNode finalReads(isostress.checker.model.LostWriteReport l) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("writes_judged", l.writes());
+        o.put("lost_write", l.lost());
+        ArrayNode fs = o.putArray("findings");
+        for (isostress.checker.model.LostWrite w : l.findings()) {
+            ObjectNode f = fs.addObject();
+            f.put("name", isostress.checker.model.LostWrite.NAME);
+            f.put("explanation", w.explanation());
+            f.set("txn", txn(w.writer()));
+            f.set("write", op(w.write(), java.util.Map.of()));
+            f.set("read", txn(w.read()));
+            if (w.primary() != null) f.put("primary", w.primary());
+        }
+        return o;
     }
 
     /** What the join with the database's commit log found: its counts and its findings (docs/witness.md). */

@@ -17,25 +17,31 @@ import java.util.Map;
  * @param anomalyCounts   how many of each anomaly name were found (listed or not)
  * @param stats           counts and timings, for results.json
  * @param witness         what the join with the database's commit log found ({@code check --witness}), or null
+ * @param lostWrites      what the lost-write analysis found in a history with final reads, or null when it has none
  */
 public record Result(String shape, List<LevelResult> levels, List<IsolationLevel> requested,
                      List<Anomaly> anomalies, int anomaliesOmitted, Map<String, Integer> anomalyCounts,
-                     Map<String, Object> stats, WitnessReport witness) {
+                     Map<String, Object> stats, WitnessReport witness, LostWriteReport lostWrites) {
 
     /** A result checked without a witness. */
     public Result(String shape, List<LevelResult> levels, List<IsolationLevel> requested, List<Anomaly> anomalies,
                   int anomaliesOmitted, Map<String, Integer> anomalyCounts, Map<String, Object> stats) {
-        this(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, null);
+        this(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, null, null);
     }
 
     /** This result with {@code a} as its anomalies (the same anomalies, annotated). */
     public Result withAnomalies(List<Anomaly> a) {
-        return new Result(shape, levels, requested, a, anomaliesOmitted, anomalyCounts, stats, witness);
+        return new Result(shape, levels, requested, a, anomaliesOmitted, anomalyCounts, stats, witness, lostWrites);
     }
 
     /** This result with what the witness join found (the stats map is shared, as the CLI adds to it). */
     public Result withWitness(WitnessReport w) {
-        return new Result(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, w);
+        return new Result(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, w, lostWrites);
+    }
+
+    /** This result with what the lost-write analysis found. */
+    public Result withLostWrites(LostWriteReport l) {
+        return new Result(shape, levels, requested, anomalies, anomaliesOmitted, anomalyCounts, stats, witness, l);
     }
 
     public Result {
@@ -60,10 +66,12 @@ public record Result(String shape, List<LevelResult> levels, List<IsolationLevel
     /**
      * The overall verdict over the requested levels and the own-levels check: invalid beats unknown beats valid. A
      * witness finding (the history disagrees with the database's commit log) makes it invalid whatever the levels
-     * say: the history the levels were checked on is not what the database did.
+     * say: the history the levels were checked on is not what the database did. So does a lost write the final reads
+     * show.
      */
     public Verdict verdict() {
         if (witness != null && witness.findingCount() > 0) return Verdict.INVALID;
+        if (lostWrites != null && lostWrites.lost() > 0) return Verdict.INVALID;
         Verdict v = Verdict.VALID;
         List<LevelResult> counted = new ArrayList<>();
         for (LevelResult r : levels) if (r.level() == null) counted.add(r);

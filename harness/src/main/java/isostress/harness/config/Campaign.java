@@ -32,23 +32,25 @@ import java.util.List;
  * @param checkTimeout    sql workloads: wall-clock limit of each SQL check (then unknown)
  * @param witness         capture the database's commit log into witness.jsonl and join it with the history
  *                        ({@code check.witness})
+ * @param finalRead       read every key once more after the run's faults are healed ({@code workload.final-read},
+ *                        on by default with a nemesis), so the checker can tell lost writes
  */
 public record Campaign(String name, Path source, DatabaseSpec database, WorkloadSpec workload, Duration duration,
                        double rate,
                        List<IsolationLevel> levels, int maxAnomalies, long searchBudget, int runs,
                        StopOnViolation stopOnViolation, boolean streaming, Path store, String text,
-                       NemesisSpec nemesis, Duration checkTimeout, boolean witness) {
+                       NemesisSpec nemesis, Duration checkTimeout, boolean witness, boolean finalRead) {
 
     /** This campaign with {@code runs} runs (the CLI's {@code --runs}). */
     public Campaign withRuns(int runs) {
         return new Campaign(name, source, database, workload, duration, rate, levels, maxAnomalies, searchBudget, runs,
-                stopOnViolation, streaming, store, text, nemesis, checkTimeout, witness);
+                stopOnViolation, streaming, store, text, nemesis, checkTimeout, witness, finalRead);
     }
 
     /** This campaign with another {@code stop-on-violation} (the CLI's {@code --stop-on-violation}). */
     public Campaign withStopOnViolation(StopOnViolation stop) {
         return new Campaign(name, source, database, workload, duration, rate, levels, maxAnomalies, searchBudget, runs,
-                stop, streaming, store, text, nemesis, checkTimeout, witness);
+                stop, streaming, store, text, nemesis, checkTimeout, witness, finalRead);
     }
 
     /**

@@ -153,10 +153,25 @@ public final class CampaignLoader {
             w.problem("duration", "is not longer than nemesis.interval (" + nemesis.interval().toMillis()
                     + " ms): no fault would happen");
         }
+        boolean finalRead = finalRead(w, workload.type(), nemesis != null);
         if (!problems.isEmpty()) throw new ConfigException(f, problems);
         return new Campaign(name, file, db, workload, duration, rate, levels, maxAnomalies, searchBudget, runs, stop,
                 stream, store, overridden(text, provisionOverride), nemesis,
-                checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout, witness);
+                checkTimeout == null ? Duration.ofSeconds(60) : checkTimeout, witness, finalRead);
+    }
+
+    /**
+     * {@code workload.final-read}: on by default with a nemesis for the workloads whose final reads the checker
+     * judges (rw-register, list-append); asked for on another workload, a problem.
+     */
+    private static boolean finalRead(ConfigNode w, WorkloadType type, boolean nemesis) {
+        boolean judged = type == WorkloadType.RW_REGISTER || type == WorkloadType.LIST_APPEND;
+        Boolean asked = w.bool("final-read", null);
+        if (Boolean.TRUE.equals(asked) && !judged) {
+            w.problem("final-read", "applies to workload.type rw-register or list-append (whose writes the final "
+                    + "reads show), was " + type.yamlName());
+        }
+        return asked == null ? nemesis && judged : asked && judged;
     }
 
     /** The text a run stores: as written, plus (at the end, so lines keep their numbers) what the CLI overrode. */

@@ -87,10 +87,6 @@ final class DatabaseSection {
             String problem = type.patroniSettingProblem(provision, e.getKey(), e.getValue());
             if (problem != null) d.problem("patroni." + e.getKey(), problem);
         }
-        if (provision == Provision.PATRONI && nemesis != null) {
-            d.problem("provision", "faults (nemesis) do not run on a Patroni cluster yet: remove the nemesis, or use "
-                    + "provision embedded or local");
-        }
         if (nodes > 1 && provision == Provision.EXTERNAL) {
             d.problem("nodes", "only applies when isostress starts the database; for an external cluster give every "
                     + "node's address in the url");

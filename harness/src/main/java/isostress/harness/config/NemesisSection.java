@@ -78,7 +78,10 @@ final class NemesisSection {
         int last = allowed.lastIndexOf(", ");
         if (last >= 0) allowed = allowed.substring(0, last) + " and " + allowed.substring(last + 2);
         for (Fault f : nemesis.faults()) {
-            if (f.needs().contains(Fault.Need.STARTED_DATABASE) && !started) {
+            if (f.needs().contains(Fault.Need.FAILOVER_MANAGER) && !db.provision().failoverManager()) {
+                n.problem("faults", f.name() + " acts on the primary a failover manager elects: it needs provision: "
+                        + "patroni, was " + db.type().name() + " with provision: " + db.provision().yamlName());
+            } else if (f.needs().contains(Fault.Need.STARTED_DATABASE) && !started) {
                 n.problem("faults", f.name() + " needs a database isostress starts (provision "
                         + startedBy(db.type()) + "); an external one only allows " + allowed);
             }

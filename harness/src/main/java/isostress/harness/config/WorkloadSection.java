@@ -24,7 +24,7 @@ final class WorkloadSection {
     private static final List<String> KEYS = List.of("type", "sessions", "transactions", "keys", "distribution",
             "zipf-exponent", "hot-keys", "hot-ops", "exponential-mean", "seed", "shapes", "min-ops", "max-ops",
             "read-ratio", "rmw-ratio", "rotate-after", "duration", "groups", "isolation-mix", "read-from",
-            "rate");
+            "rate", "final-read");
     /** The levels an sql workload's {@code isolation-mix} may name. */
     private static final List<String> MIX_LEVELS = List.of("read-committed", "repeatable-read", "snapshot",
             "serializable");

@@ -18,6 +18,11 @@ public enum Provision {
     /** A database someone else runs, reached by its URL. */
     EXTERNAL;
 
+    /** True when a failover manager elects the primary (the role faults, such as crash-primary, need one). */
+    public boolean failoverManager() {
+        return this == PATRONI;
+    }
+
     /** The name campaigns use ({@code provision: docker}). */
     public String yamlName() {
         return name().toLowerCase(Locale.ROOT);

@@ -27,6 +27,11 @@ public interface RunningDatabase extends Credentials, AutoCloseable {
     default void awaitReplicas(java.time.Duration wait) throws java.io.IOException, InterruptedException {
     }
 
+    /** The failover manager that moves the primary role among the nodes, when the database has one. */
+    default java.util.Optional<Failover> failover() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 }

@@ -4,13 +4,15 @@ import java.io.IOException;
 import java.util.Set;
 
 /**
- * One kind of fault the nemesis can inject: kill, pause, partition, latency, drop ({@link Faults} lists them). A
+ * One kind of fault the nemesis can inject: kill, pause, partition, latency, drop, and the role faults of a cluster
+ * with a failover manager ({@link Faults} lists them). A
  * fault says what it needs and how to begin and heal it on one node; when and where is the {@link Nemesis}'s choice.
  * Adding a fault is one class implementing this plus one line in {@link Faults}.
  *
  * <p>The history records each injection as {@code start-<name>} and {@code stop-<name>} events of process
  * {@code nemesis} with value {@code {"node": ..}}; the stop event also carries {@link #healTimeKey()} when the fault
- * times its healing.
+ * times its healing. On a cluster with a failover manager both also carry the primary: {@code leader-before} on the
+ * start event, {@code leader-after} (once the cluster has one again) on the stop event.
  */
 public interface Fault {
     /** What a campaign's {@code nemesis.faults} lists, and the suffix of the history's {@code start-}/{@code stop-}. */
@@ -28,6 +30,14 @@ public interface Fault {
     }
 
     /**
+     * True for a fault aimed at a role, not a node: the nemesis looks up the primary when the fault strikes (it moves
+     * in a failover) and aims the fault there; the node it drew is not used.
+     */
+    default boolean onPrimary() {
+        return false;
+    }
+
+    /**
      * The stop event's key for how long healing took, in milliseconds (kill: {@code restart-ms}, the time until the
      * node served clients again; results.json's {@code healMillis}), or null when healing is not timed (then 0).
      */
@@ -42,7 +52,9 @@ public interface Fault {
         /** iptables and root: {@link Iptables} installs its chain when the nemesis starts and removes it at the end. */
         IPTABLES,
         /** A {@link TcpProxy} in front of each node, through which the clients connect. */
-        CLIENT_PROXY
+        CLIENT_PROXY,
+        /** A failover manager that elects the primary ({@link isostress.harness.db.Failover}: Patroni). */
+        FAILOVER_MANAGER
     }
 
     /** One step of a fault: may fail (the error is recorded), may wait (a restart). */

@@ -16,7 +16,13 @@ public final class Faults {
             new PauseFault(),
             new PartitionFault(),
             new LatencyFault(),
-            new DropFault());
+            new DropFault(),
+            new CrashPrimaryFault(),
+            new KillPrimaryServerFault(),
+            new KillPrimaryManagerFault(),
+            new PartitionPrimaryFault(),
+            new PausePrimaryFault(),
+            new SwitchoverFault());
 
     private Faults() {
     }
@@ -40,7 +46,7 @@ public final class Faults {
         return out;
     }
 
-    /** "kill, pause, partition, latency, drop": the names, for messages. */
+    /** "kill, pause, partition, latency, drop, crash-primary, ...": the names, for messages. */
     public static String names() {
         return names(ALL);
     }

@@ -1,12 +1,15 @@
 package isostress.harness.faults;
 
 import isostress.harness.db.DbNode;
+import isostress.harness.db.Failover;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -31,9 +34,12 @@ public final class Nemesis implements AutoCloseable {
     private final List<DbNode> nodes;
     private final List<TcpProxy> proxies;
     private final EventSink sink;
+    private final Failover failover;
     private final Random random;
     private final List<FaultRecord> records = new ArrayList<>();
     private final Object lock = new Object();
+    /** The longest the nemesis waits for a primary to aim a role fault at, and for one after a fault. */
+    static final Duration PRIMARY_WAIT = Duration.ofSeconds(60);
     private Thread thread;
     private volatile boolean stopping;
     private boolean closed;
@@ -42,6 +48,15 @@ public final class Nemesis implements AutoCloseable {
      * @param proxies the client proxy of each node (null entries, or an empty list, when clients connect directly)
      */
     public Nemesis(NemesisSpec spec, List<DbNode> nodes, List<TcpProxy> proxies, EventSink sink) {
+        this(spec, nodes, proxies, sink, null);
+    }
+
+    /**
+     * @param failover the cluster's failover manager (role faults act through it, and every fault records the
+     *                 primary before and after), or null
+     */
+    public Nemesis(NemesisSpec spec, List<DbNode> nodes, List<TcpProxy> proxies, EventSink sink, Failover failover) {
+        this.failover = failover;
         this.spec = spec;
         this.nodes = nodes;
         this.proxies = proxies;
@@ -87,15 +102,35 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
-    /** Injects one fault, holds it (unless the run ends first), heals it. */
+    /**
+     * Injects one fault, holds it (unless the run ends first), heals it. A role fault strikes the primary of the
+     * moment instead of {@code index}; when there is none (a failover still under way) it waits for one, bounded.
+     */
     private void inject(Fault fault, int index) {
+        String name = fault.name();
+        String leaderBefore = null, error = null;
+        if (failover != null) leaderBefore = primary(PRIMARY_WAIT).map(DbNode::name).orElse(null);
+        if (fault.onPrimary()) {
+            int at = leaderBefore == null ? -1 : names().indexOf(leaderBefore);
+            if (at < 0) {
+                error = failover == null ? "injecting: the database has no failover manager to name a primary"
+                        : "injecting: no primary within " + PRIMARY_WAIT.toSeconds() + " s";
+            } else {
+                index = at;
+            }
+        }
         DbNode node = nodes.get(index);
         TcpProxy proxy = index < proxies.size() ? proxies.get(index) : null;
-        Fault.Active active = fault.on(new FaultTarget(node, index, nodes, proxy, spec));
-        String name = fault.name();
+        Fault.Active active = fault.on(new FaultTarget(node, index, nodes, proxy, spec, failover));
         long start = sink.now();
-        sink.event("start-" + name, Map.of("node", node.name()));
-        String error = null;
+        Map<String, Object> startValue = new LinkedHashMap<>();
+        startValue.put("node", node.name());
+        if (failover != null) startValue.put("leader-before", leaderBefore == null ? "none" : leaderBefore);
+        sink.event("start-" + name, startValue);
+        if (error != null) {
+            record(fault, node, start, 0, error, leaderBefore, null);
+            return;
+        }
         try {
             active.begin().run();
         } catch (IOException | RuntimeException e) {
@@ -115,17 +150,49 @@ public final class Nemesis implements AutoCloseable {
             error = (error == null ? "" : error + "; ") + "interrupted while healing";
         }
         long healMillis = (System.nanoTime() - t0) / 1_000_000;
+        // The primary once the cluster has one again: who took over from a crashed one, or who it still is.
+        String leaderAfter = failover == null ? null : primary(PRIMARY_WAIT).map(DbNode::name).orElse(null);
+        record(fault, node, start, healMillis, error, leaderBefore, leaderAfter);
+    }
+
+    /** The stop event and the record of a fault that began at {@code start}. */
+    private void record(Fault fault, DbNode node, long start, long healMillis, String error, String leaderBefore,
+                        String leaderAfter) {
         long end = sink.now();
+        if (failover != null) {
+            leaderBefore = leaderBefore == null ? "none" : leaderBefore;
+            leaderAfter = leaderAfter == null ? "none" : leaderAfter;
+        }
         String healKey = fault.healTimeKey();
-        FaultRecord record = new FaultRecord(name, node.name(), start, end, healKey != null ? healMillis : 0, error);
+        FaultRecord record = new FaultRecord(fault.name(), node.name(), start, end, healKey != null ? healMillis : 0,
+                error, leaderBefore, leaderAfter);
         Map<String, Object> stop = new LinkedHashMap<>();
         stop.put("node", node.name());
-        if (healKey != null) stop.put(healKey, healMillis);
+        if (healKey != null) stop.put(healKey, record.healMillis());
+        if (failover != null) stop.put("leader-after", leaderAfter);
         if (record.error() != null) stop.put("error", record.error()); // masked like results.json's copy
-        sink.event("stop-" + name, stop);
+        sink.event("stop-" + fault.name(), stop);
         synchronized (records) {
             records.add(record);
         }
+    }
+
+    /** The primary, waiting at most {@code wait} for one; empty when there is none or the wait was interrupted. */
+    private Optional<DbNode> primary(Duration wait) {
+        try {
+            return failover.awaitPrimary(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private List<String> names() {
+        List<String> out = new ArrayList<>();
+        for (DbNode n : nodes) out.add(n.name());
+        return out;
     }
 
     /** Sleeps unless stopping; false when woken by close. */

@@ -10,7 +10,9 @@ import java.util.Set;
 /**
  * Cuts a node off with iptables rules in the harness's chain ({@link Iptables}): a cluster node from its peers (both
  * directions of every connection on their group-communication, IST and SST ports; clients still reach it, as in a
- * real network split between data-centre links), a single server from its clients. Healing flushes the chain.
+ * real network split between data-centre links), a single server from its clients; a member of a cluster under a
+ * failover manager from the manager's store and its peers, as the manager's {@link isostress.harness.db.Failover#links}
+ * says. Healing flushes the chain.
  */
 public final class PartitionFault implements Fault {
     @Override
@@ -26,6 +28,12 @@ public final class PartitionFault implements Fault {
 
     @Override
     public Active on(FaultTarget target) {
+        if (target.failover() != null) {
+            // A cluster under a failover manager says itself which traffic links a member to the others.
+            return new Active(() -> {
+                for (List<String> m : target.failover().links(target.node())) Iptables.drop(m);
+            }, Iptables::heal);
+        }
         return new Active(() -> cut(target.node(), target.cluster()), Iptables::heal);
     }
 

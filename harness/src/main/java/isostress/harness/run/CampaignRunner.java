@@ -20,6 +20,7 @@ import isostress.harness.db.RunningDatabase;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -235,15 +236,16 @@ public final class CampaignRunner {
                             recording.side("nemesis", "info", f, value);
                             log.line("nemesis: " + f + " " + value);
                         }
-                    });
+                    }, db.failover().orElse(null));
                     nemesis.start();
                 }
                 for (Thread t : threads) t.join();
-                streaming = recording.finish();
                 if (nemesis != null) {
-                    nemesis.close();
+                    nemesis.close(); // heals the fault in progress: the final reads come after every fault
                     faults = nemesis.records();
                 }
+                if (campaign.finalRead() && !stop.get()) finalReads(db, recording, log);
+                streaming = recording.finish();
                 stats.finished();
                 nodeSummary = outcomes.summary(faults, recording.now());
             } finally {
@@ -258,6 +260,20 @@ public final class CampaignRunner {
             }
         }
         return null;
+    }
+
+    /**
+     * Reads every key once more, once a primary answers: the history's last word on each key, which the checker
+     * holds the acknowledged writes against (lost-write).
+     */
+    private static void finalReads(RunningDatabase db, WorkloadDriver.Recording recording, RunLog log)
+            throws InterruptedException {
+        Duration wait = Duration.ofSeconds(120);
+        if (db.failover().isPresent() && db.failover().get().awaitPrimary(wait).isEmpty()) {
+            log.line("final reads: no primary within " + wait.toSeconds() + " s; reading anyway");
+        }
+        String line = recording.finalReads(wait);
+        if (line != null) log.line(line);
     }
 
     /**

@@ -124,6 +124,15 @@ record KeyValueDriver(Workload workload) implements WorkloadDriver {
         }
 
         @Override
+        public String finalReads(java.time.Duration wait) throws InterruptedException {
+            long process = 0;
+            for (SessionWorker w : workers) process = Math.max(process, w.process());
+            List<DbNode> nodes = x.nodes();
+            return FinalReads.run(spec().type(), workload.maxKey(), x.clients(), spec().sessions(), recorder,
+                    process + 1, nodes.size() > 1 ? nodes.get(0).name() : null, wait);
+        }
+
+        @Override
         public StreamingReport finish() throws IOException, InterruptedException {
             if (streamer == null) return null;
             recorder.flush(); // the last batch reaches the streaming check before its last look

@@ -190,6 +190,12 @@ public final class RunReport {
             out.println("  verdict: UNKNOWN — " + (o.unchecked() != null ? o.unchecked() : "no history"));
         } else {
             if (r.witness() != null) out.println("  " + r.witness().summary());
+            if (r.lostWrites() != null) {
+                out.println("  " + isostress.harness.store.ResultWriter.lostWritesLine(r.lostWrites()));
+                if (!r.lostWrites().findings().isEmpty()) {
+                    out.println("    first: " + r.lostWrites().findings().get(0).explanation());
+                }
+            }
             if (r.stats().get("version_order") instanceof java.util.Map<?, ?> vo) {
                 out.println("  " + isostress.harness.store.ResultWriter.versionOrder(vo));
             }

@@ -75,6 +75,11 @@ final class SessionWorker implements Runnable {
         this.process = session;
     }
 
+    /** The process id the session records its transactions under now (it grows after each {@code info}). */
+    long process() {
+        return process;
+    }
+
     @Override
     public void run() {
         try {

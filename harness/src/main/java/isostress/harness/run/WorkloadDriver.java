@@ -77,6 +77,14 @@ sealed interface WorkloadDriver permits KeyValueDriver, SqlDriver {
         /** Records an event that is not a transaction (the nemesis'). */
         void side(String process, String type, String f, Map<String, Object> value);
 
+        /**
+         * After the sessions are joined and the faults healed: reads every key once more into the history
+         * ({@code workload.final-read}); returns a line for the run's log, or null when the workload has none.
+         */
+        default String finalReads(java.time.Duration wait) throws InterruptedException {
+            return null;
+        }
+
         /** After the sessions are joined: what the streaming check saw, or null when none ran. */
         StreamingReport finish() throws IOException, InterruptedException;
 

@@ -8,6 +8,8 @@ import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LevelResult;
 import isostress.checker.model.Result;
+import isostress.checker.model.LostWrite;
+import isostress.checker.model.LostWriteReport;
 import isostress.checker.model.WitnessFinding;
 import isostress.checker.model.WitnessReport;
 import isostress.harness.report.LevelTable;
@@ -49,6 +51,9 @@ public final class ResultWriter {
         if (!weakest.isEmpty()) sb.append(" — weakest level violated: ").append(join(weakest));
         if (r.witness() != null && r.witness().findingCount() > 0) {
             sb.append(weakest.isEmpty() ? " — " : "; ").append("the history disagrees with the database's commit log");
+        }
+        if (r.lostWrites() != null && r.lostWrites().lost() > 0) {
+            sb.append(weakest.isEmpty() ? " — " : "; ").append("the final reads lack acknowledged writes");
         }
         sb.append("\n\n");
         LevelTable table = new LevelTable();
@@ -93,7 +98,21 @@ public final class ResultWriter {
                 sb.append("\n").append(i++).append(". ").append(TextRenderer.render(f, in.realTime()));
             }
         }
+        if (r.lostWrites() != null) {
+            sb.append('\n').append(lostWritesLine(r.lostWrites())).append('\n');
+            int i = 1;
+            for (LostWrite w : r.lostWrites().findings()) {
+                sb.append("\n").append(i++).append(". ").append(LostWrite.NAME).append(" — ").append(w.explanation())
+                  .append('\n');
+            }
+        }
         return sb.toString();
+    }
+
+    /** "final reads: 412 acknowledged writes judged, 3 lost (lost-write)". */
+    public static String lostWritesLine(LostWriteReport l) {
+        return String.format(Locale.ROOT, "final reads: %,d acknowledged writes judged, %,d lost%s", l.writes(),
+                l.lost(), l.lost() > 0 ? " (" + LostWrite.NAME + ")" : "");
     }
 
     /**
@@ -106,10 +125,16 @@ public final class ResultWriter {
             Files.writeString(dir.resolve("results.json"), ResultJson.toString(r) + "\n", StandardCharsets.UTF_8);
         }
         List<WitnessFinding> findings = r.witness() == null ? List.of() : r.witness().findings();
-        if (r.anomalies().isEmpty() && findings.isEmpty()) return;
+        List<LostWrite> lost = r.lostWrites() == null ? List.of() : r.lostWrites().findings();
+        if (r.anomalies().isEmpty() && findings.isEmpty() && lost.isEmpty()) return;
         Path ad = dir.resolve("anomalies");
         Files.createDirectories(ad);
         Map<String, Integer> n = new HashMap<>();
+        for (LostWrite w : lost) {
+            int k = n.merge(LostWrite.NAME, 1, Integer::sum);
+            Files.writeString(ad.resolve(LostWrite.NAME + "-" + k + ".txt"), w.explanation() + "\n",
+                    StandardCharsets.UTF_8);
+        }
         for (WitnessFinding f : findings) {
             int k = n.merge(f.name(), 1, Integer::sum);
             Files.writeString(ad.resolve(f.name() + "-" + k + ".txt"), TextRenderer.render(f, true),

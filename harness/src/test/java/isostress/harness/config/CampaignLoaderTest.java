@@ -179,13 +179,22 @@ class CampaignLoaderTest {
         List<String> p = problems("database: {type: mariadb, provision: local, nodes: 3}\n"
                 + "nemesis:\n  faults: [kill, explode]\n  interval: soon\n  targets: [2, 5]\n  durration: 1s\n");
         hasProblem(p, "camp.yaml:3 nemesis.faults[1]:",
-                "unknown fault 'explode'; known: kill, pause, partition, latency, drop");
+                "unknown fault 'explode'; known: kill, pause, partition, latency, drop, crash-primary, "
+                + "kill-primary-postgres, kill-primary-patroni, partition-primary, pause-primary, switchover");
         hasProblem(p, "camp.yaml:4 nemesis.interval:", "500ms");
         hasProblem(p, "camp.yaml:5 nemesis.targets[1]:", "node 5 does not exist");
         hasProblem(p, "camp.yaml:6 nemesis.durration:", "unknown key");
         hasProblem(problems("database: {type: postgresql, provision: external, url: 'jdbc:postgresql://h/d'}\n"
                 + "nemesis: {faults: [kill]}\n"), "camp.yaml:2 nemesis.faults:", "latency and drop");
         hasProblem(problems("nemesis: {faults: []}\n"), "camp.yaml:1 nemesis.faults:", "at least one");
+        hasProblem(problems("database: {type: mariadb, provision: local, nodes: 3}\n"
+                + "nemesis: {faults: [kill, crash-primary]}\n"), "camp.yaml:2 nemesis.faults:",
+                "crash-primary acts on the primary a failover manager elects: it needs provision: patroni, was mariadb "
+                + "with provision: local");
+        Campaign patroni = CampaignLoader.parse(FILE, "database: {type: postgresql, provision: patroni}\n"
+                + "nemesis: {faults: [crash-primary, kill-primary-patroni, switchover, kill, pause]}\n");
+        assertEquals(Faults.list("crash-primary", "kill-primary-patroni", "switchover", "kill", "pause"),
+                patroni.nemesis().faults());
         Campaign c = CampaignLoader.parse(FILE, "database: {type: mariadb, provision: local, nodes: 3}\n"
                 + "nemesis: {faults: [pause, partition], interval: 2s, duration: 500ms, targets: [n3]}\n");
         assertEquals(Faults.list("pause", "partition"), c.nemesis().faults());

@@ -11,6 +11,8 @@ import static isostress.harness.config.CampaignLoaderTest.FILE;
 import static isostress.harness.config.CampaignLoaderTest.hasProblem;
 import static isostress.harness.config.CampaignLoaderTest.problems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code provision: patroni} and Patroni's own settings ({@code database.patroni}). */
 class PatroniLoaderTest {
@@ -62,14 +64,39 @@ class PatroniLoaderTest {
                 "patroni is PostgreSQL's");
     }
 
+    /** Faults run on a Patroni cluster: the role faults and those of any member. */
+    @Test
+    void aNemesisRunsOnAPatroniCluster() {
+        Campaign c = CampaignLoader.parse(FILE, "database: {type: postgresql, provision: patroni}\n"
+                + "nemesis: {faults: [crash-primary, kill-primary-postgres, kill-primary-patroni, pause-primary, "
+                + "switchover, kill, pause, partition]}\n");
+        assertEquals(8, c.nemesis().faults().size());
+        hasProblem(problems("database: {type: postgresql, provision: embedded}\nnemesis: {faults: [switchover]}\n"),
+                "camp.yaml:2 nemesis.faults:", "switchover acts on the primary a failover manager elects");
+    }
+
+    /** Final reads: on by default with a nemesis where they show lost writes; asked for elsewhere, refused. */
+    @Test
+    void finalReadsAreOnWithANemesisForListAppendAndRegisters() {
+        String nemesis = "nemesis: {faults: [crash-primary]}\n";
+        String db = "database: {type: postgresql, provision: patroni}\n";
+        assertTrue(CampaignLoader.parse(FILE, db + "workload: {type: list-append}\n" + nemesis).finalRead());
+        assertTrue(CampaignLoader.parse(FILE, db + "workload: {type: rw-register}\n" + nemesis).finalRead());
+        assertFalse(CampaignLoader.parse(FILE, db + "workload: {type: list-append}\n").finalRead(), "no nemesis");
+        assertFalse(CampaignLoader.parse(FILE, db + "workload: {type: list-append, final-read: false}\n" + nemesis)
+                .finalRead());
+        assertTrue(CampaignLoader.parse(FILE, db + "workload: {type: list-append, final-read: true}\n").finalRead());
+        assertFalse(CampaignLoader.parse(FILE, db + "workload: {type: mini}\n" + nemesis).finalRead());
+        hasProblem(problems(db + "workload:\n  type: cas\n  final-read: true\n"), "camp.yaml:4 workload.final-read:",
+                "applies to workload.type rw-register or list-append");
+    }
+
     @Test
     void whatDoesNotRunOnAPatroniClusterYetIsRefused() {
         hasProblem(problems("database:\n  provision: patroni\n  replicas: 1\n"), "camp.yaml:3 database.replicas:",
                 "give database.nodes instead");
         hasProblem(problems("database:\n  provision: patroni\n  bin-dir: /nonexistent\n"),
                 "camp.yaml:3 database.bin-dir:", "/nonexistent is not a directory");
-        hasProblem(problems("database: {provision: patroni}\nnemesis: {faults: [kill]}\n"),
-                "camp.yaml:1 database.provision:", "faults (nemesis) do not run on a Patroni cluster yet");
         hasProblem(problems("database: {provision: patroni}\nworkload: {type: list-append}\ncheck: {witness: true}\n"),
                 "camp.yaml:3 check.witness:", "is not read from a Patroni cluster yet");
     }

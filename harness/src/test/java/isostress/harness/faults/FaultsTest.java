@@ -27,7 +27,8 @@ class FaultsTest {
             assertSame(f, Faults.byName(f.name()).orElseThrow());
             assertTrue(f.name().matches("[a-z][a-z-]*"), "YAML names are lower case: " + f.name());
         }
-        assertEquals("kill, pause, partition, latency, drop", Faults.names());
+        assertEquals("kill, pause, partition, latency, drop, crash-primary, kill-primary-postgres, "
+                + "kill-primary-patroni, partition-primary, pause-primary, switchover", Faults.names());
         assertTrue(Faults.byName("KILL").isEmpty());
         assertThrows(IllegalArgumentException.class, () -> Faults.list("kill", "explode"));
     }
@@ -79,13 +80,78 @@ class FaultsTest {
         }
     }
 
+    /**
+     * A role fault strikes the member the failover manager names when it begins, not the node drawn, and both events
+     * and the record carry the primary before and after; without a manager it is a recorded error.
+     */
+    @Test
+    @Timeout(30)
+    void aRoleFaultStrikesThePrimaryOfTheMomentAndRecordsTheLeaders() throws Exception {
+        List<DbNode> nodes = List.of(new Idle("n1"), new Idle("n2"), new Idle("n3"));
+        String[] primary = {"n3"};
+        List<String> switched = new ArrayList<>();
+        isostress.harness.db.Failover manager = new isostress.harness.db.Failover() {
+            public java.util.Optional<DbNode> primary() {
+                return nodes.stream().filter(n -> n.name().equals(primary[0])).findFirst();
+            }
+
+            public void killServer(DbNode member) { throw new AssertionError("not a kill"); }
+            public void killManager(DbNode member) { throw new AssertionError("not a kill"); }
+            public void awaitRunning(DbNode member, Duration wait) { throw new AssertionError("not a kill"); }
+            public List<List<String>> links(DbNode member) { throw new AssertionError("not a partition"); }
+
+            public void switchover(DbNode from) {
+                switched.add(from.name());
+                primary[0] = "n1";
+            }
+        };
+        List<Map<String, Object>> events = new ArrayList<>();
+        List<FaultRecord> records;
+        try (Nemesis n = new Nemesis(spec("switchover"), nodes, List.of(), new Nemesis.EventSink() {
+            public long now() {
+                return 0;
+            }
+
+            public void event(String f, Map<String, Object> value) {
+                events.add(value);
+            }
+        }, manager)) {
+            n.start();
+            while (n.records().isEmpty()) Thread.sleep(5);
+            n.close();
+            records = n.records();
+        }
+        assertEquals("n3", switched.get(0));
+        assertEquals(new FaultRecord("switchover", "n3", 0, 0, 0, null, "n3", "n1"), records.get(0));
+        assertEquals(Map.of("node", "n3", "leader-before", "n3"), events.get(0));
+        assertEquals(Map.of("node", "n3", "leader-after", "n1"), events.get(1));
+
+        try (Nemesis n = new Nemesis(spec("crash-primary"), List.of(new Idle()), List.of(), new Nemesis.EventSink() {
+            public long now() {
+                return 0;
+            }
+
+            public void event(String f, Map<String, Object> value) {
+            }
+        })) {
+            n.start();
+            while (n.records().isEmpty()) Thread.sleep(5);
+            n.close();
+            assertEquals("injecting: the database has no failover manager to name a primary",
+                    n.records().get(0).error());
+        }
+    }
+
     private static NemesisSpec spec(String... faults) {
         return new NemesisSpec(Faults.list(faults), Duration.ofMillis(1), Duration.ofMillis(1), List.of(),
                 Duration.ofMillis(1), 1);
     }
 
-    private record Idle() implements DbNode {
-        public String name() { return "n1"; }
+    private record Idle(String name) implements DbNode {
+        Idle() {
+            this("n1");
+        }
+
         public String url() { return "jdbc:none"; }
         public String host() { return "127.0.0.1"; }
         public int clientPort() { return 9; }

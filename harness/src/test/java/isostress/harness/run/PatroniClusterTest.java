@@ -160,7 +160,7 @@ class PatroniClusterTest {
     }
 
     /** No process names a cluster directory of this harness's, and no such directory is left. */
-    private static void assertNothingLeft() throws IOException {
+    static void assertNothingLeft() throws IOException {
         String mine = "isostress-patroni-" + ProcessHandle.current().pid() + "-";
         List<String> left = ProcessHandle.allProcesses()
                 .map(p -> p.info().commandLine().orElse(""))

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one etcd the members keep their leader key in (Patroni's DCS), on loopback, its data under the cluster's
+ * The one etcd the members keep their leader key in (Patroni's DCS), on loopback (and on one address per member, so
+ * that a partition can cut one member's link: {@link PatroniMember.Address}), its data under the cluster's
  * directory and its log in the run's logs ({@code etcd.log}). One member of etcd is enough here: the faults to come
  * act on PostgreSQL and Patroni, and etcd's own quorum is not what the campaigns test. etcd 3.4 serves the v3 API
  * Patroni's {@code etcd3:} section speaks; the v2 API stays off.
@@ -23,13 +24,17 @@ final class Etcd {
     private final Path log;
     private Process process;
 
-    Etcd(PatroniTools tools, Path data, Path log, int clientPort, int peerPort) {
+    /** @param memberHosts the addresses the members reach it on, one each, besides {@link #HOST} */
+    Etcd(PatroniTools tools, Path data, Path log, int clientPort, int peerPort, List<String> memberHosts) {
         this.clientPort = clientPort;
         this.peerPort = peerPort;
         this.log = log;
         String peer = "http://" + HOST + ":" + peerPort, client = "http://" + HOST + ":" + clientPort;
+        StringBuilder listen = new StringBuilder(client);
+        for (String h : memberHosts) listen.append(",http://").append(h).append(':').append(clientPort);
         this.command = PatroniTools.asPostgres(List.of(tools.etcd().toString(), "--name", "isostress",
-                "--data-dir", data.toString(), "--listen-client-urls", client, "--advertise-client-urls", client,
+                "--data-dir", data.toString(), "--listen-client-urls", listen.toString(),
+                "--advertise-client-urls", client,
                 "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
                 "--initial-cluster", "isostress=" + peer, "--enable-v2=false"));
     }

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 
 /**
  * A running Patroni cluster: etcd, the members, and the directory all their data lives in. Clients get one URL for
- * the whole cluster, pgjdbc's multi-host form with {@code targetServerType=primary}: the driver tries the members in
+ * the whole cluster (on the members' client addresses, {@link PatroniMember.Address}), pgjdbc's multi-host form with
+ * {@code targetServerType=primary}: the driver tries the members in
  * turn and keeps the connection to the one that is not read-only, so a session whose connection broke in a
  * failover reconnects to the new primary. {@code hostRecheckSeconds=1}: pgjdbc remembers what each host was for
  * that long (10 s by default), and a failover here takes about as long as that.
@@ -29,6 +30,7 @@ final class PatroniCluster implements RunningDatabase {
     private final Path base;
     private final String url;
     private final String pgVersion;
+    private final PatroniFailover failover;
     long leaderMillis = -1, streamingMillis = -1;
     private boolean closed;
 
@@ -38,9 +40,15 @@ final class PatroniCluster implements RunningDatabase {
         this.base = base;
         this.pgVersion = pgVersion;
         this.url = "jdbc:postgresql://" + members.stream()
-                .map(m -> m.address().host() + ":" + m.address().pgPort()).collect(Collectors.joining(","))
+                .map(m -> m.address().clientHost() + ":" + m.address().pgPort()).collect(Collectors.joining(","))
                 + "/postgres?targetServerType=primary&hostRecheckSeconds=1";
         for (PatroniMember m : members) m.clusterUrl(url);
+        this.failover = new PatroniFailover(this, this.members, etcd.clientPort());
+    }
+
+    @Override
+    public Optional<isostress.harness.db.Failover> failover() {
+        return Optional.of(failover);
     }
 
     @Override

@@ -39,7 +39,9 @@ final class PatroniConfig {
         root.put("name", member.name());
         String rest = member.host() + ":" + member.restPort();
         root.put("restapi", Map.of("listen", rest, "connect_address", rest));
-        root.put("etcd3", Map.of("hosts", Etcd.HOST + ":" + etcdPort));
+        // The member's own address of etcd's (PatroniMember.Address); use_proxies: take it as given, rather than
+        // switch to the address etcd advertises.
+        root.put("etcd3", Map.of("hosts", member.etcdHost() + ":" + etcdPort, "use_proxies", true));
         Map<String, Object> dcs = new LinkedHashMap<>();
         dynamic.forEach((k, v) -> dcs.put(k, typed(v)));
         Map<String, Object> dcsPg = new LinkedHashMap<>();
@@ -53,7 +55,10 @@ final class PatroniConfig {
         root.put("bootstrap", bootstrap);
         Map<String, Object> pg = new LinkedHashMap<>();
         String address = member.host() + ":" + member.pgPort();
-        pg.put("listen", address);
+        // The members' address, and the clients' (PatroniMember.Address).
+        pg.put("listen", member.host() + "," + member.clientHost() + ":" + member.pgPort());
+        // Patroni's own connections to its PostgreSQL through the socket: a partition cuts the members' address.
+        pg.put("use_unix_socket", true);
         pg.put("connect_address", address);
         pg.put("data_dir", dir.resolve("data").toString());
         pg.put("bin_dir", tools.binDir().toString());

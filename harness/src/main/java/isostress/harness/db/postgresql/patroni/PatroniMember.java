@@ -18,8 +18,29 @@ import java.util.concurrent.TimeUnit;
  * the cluster's ({@link #url()}): sessions follow the primary wherever it is, as applications behind Patroni do.
  */
 final class PatroniMember implements DbNode {
-    /** Where a member listens: PostgreSQL for clients and replication, Patroni's REST API. */
+    /**
+     * Where a member listens: PostgreSQL for replication ({@code host}) and for clients ({@link #clientHost()}),
+     * Patroni's REST API, and the address it reaches etcd on ({@link #etcdHost()}).
+     *
+     * <p>Every connection on loopback leaves from 127.0.0.1, whoever makes it, so iptables can tell one member's
+     * traffic from another's only by where it goes. Hence addresses of their own: clients reach member K's
+     * PostgreSQL on 127.0.0.(50+K) and the other members on 127.0.0.K, and member K reaches etcd on 127.0.0.(100+K)
+     * (etcd listens on one such address per member), so a partition can cut member K off from etcd and its peers and
+     * leave its clients alone.
+     */
     record Address(String name, String host, int pgPort, int restPort) {
+        String clientHost() {
+            return shifted(50);
+        }
+
+        String etcdHost() {
+            return shifted(100);
+        }
+
+        private String shifted(int by) {
+            int dot = host.lastIndexOf('.');
+            return host.substring(0, dot + 1) + (Integer.parseInt(host.substring(dot + 1)) + by);
+        }
     }
 
     private final Address address;
@@ -96,9 +117,10 @@ final class PatroniMember implements DbNode {
         return clusterUrl;
     }
 
+    /** Where clients reach it; the other members reach it on {@link Address#host()}. */
     @Override
     public String host() {
-        return address.host();
+        return address.clientHost();
     }
 
     @Override
@@ -144,11 +166,17 @@ final class PatroniMember implements DbNode {
             if (process != null && process.isAlive()) throw new IOException(name() + "'s Patroni is still running");
             launch();
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        awaitRunning(120);
+    }
+
+    /** Waits at most {@code seconds} until the cluster, as this member's REST API tells it, lists it as running. */
+    void awaitRunning(int seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         String last = "no answer";
         while (System.nanoTime() < deadline) {
             if (exited().isPresent()) {
-                throw new IOException(name() + "'s Patroni exited with status " + exited().get() + " (see " + log + ")");
+                throw new IOException(name() + "'s Patroni exited with status " + exited().get() + " (see " + log
+                        + ")");
             }
             try {
                 for (PatroniRest.Member m : PatroniRest.cluster(address.host(), address.restPort())) {
@@ -162,7 +190,29 @@ final class PatroniMember implements DbNode {
             }
             Thread.sleep(200);
         }
-        throw new IOException(name() + " was not running again within 120 s (last: " + last + "; see " + log + ")");
+        throw new IOException(name() + " was not running again within " + seconds + " s (last: " + last + "; see "
+                + log + ")");
+    }
+
+    /** SIGKILL of the postmaster and its backends only: Patroni notices and starts PostgreSQL again in place. */
+    void killPostmaster() throws IOException {
+        long postmaster = postmasterPid();
+        if (postmaster <= 0) throw new IOException(name() + "'s PostgreSQL is not running");
+        ProcessSignals.signalTree(postmaster, "KILL");
+    }
+
+    /**
+     * SIGKILL of Patroni only: the postmaster it daemonised lives on and, on the primary, keeps accepting writes (no
+     * watchdog device fences it) until Patroni is started again and demotes it. {@link #restart()} starts it.
+     */
+    synchronized void killPatroni() throws IOException {
+        if (process == null || !process.isAlive()) throw new IOException(name() + "'s Patroni is not running");
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** SIGSTOP on Patroni and on the postmaster with its backends. */

@@ -56,7 +56,13 @@ public final class PatroniProvisioner implements Provisioner {
         Files.createDirectories(logs);
         Path base = Files.createTempDirectory(Leftovers.prefix("patroni"));
         if (Host.isRoot()) chownToPostgres(base);
-        Etcd etcd = new Etcd(tools, base.resolve("etcd"), logs.resolve("etcd.log"), Host.freePort(), Host.freePort());
+        List<PatroniMember.Address> addresses = new ArrayList<>();
+        for (int i = 0; i < db.nodes(); i++) {
+            addresses.add(new PatroniMember.Address("n" + (i + 1), "127.0.0." + (i + 1), Host.freePort(),
+                    Host.freePort()));
+        }
+        Etcd etcd = new Etcd(tools, base.resolve("etcd"), logs.resolve("etcd.log"), Host.freePort(), Host.freePort(),
+                addresses.stream().map(PatroniMember.Address::etcdHost).toList());
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("timezone", "UTC"); // as every other PostgreSQL isostress starts
         parameters.put("max_connections", String.valueOf(Math.max(100, maxClients + 20)));
@@ -68,9 +74,7 @@ public final class PatroniProvisioner implements Provisioner {
         parameters.putAll(db.settings());
         Map<String, String> dynamic = PatroniSettings.effective(db.patroni());
         List<PatroniMember> members = new ArrayList<>();
-        for (int i = 0; i < db.nodes(); i++) {
-            PatroniMember.Address a = new PatroniMember.Address("n" + (i + 1), "127.0.0." + (i + 1), Host.freePort(),
-                    Host.freePort());
+        for (PatroniMember.Address a : addresses) {
             Path dir = base.resolve(a.name());
             Files.createDirectories(dir);
             Path config = base.resolve(a.name() + ".yml");

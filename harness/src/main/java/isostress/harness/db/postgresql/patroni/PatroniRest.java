@@ -63,4 +63,22 @@ final class PatroniRest {
     static Optional<Member> leader(List<Member> members) {
         return members.stream().filter(m -> m.leader() && m.running()).findFirst();
     }
+
+    /**
+     * A planned switchover away from {@code leader}, asked of the member whose REST API is at {@code host:port}
+     * (the leader's): the answer comes when it is done (200) or has failed. The same call patronictl makes, without
+     * starting a second Python program that reads the member's configuration and asks for confirmation.
+     */
+    static String switchover(String host, int port, String leader) throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/switchover"))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(java.util.Map.of("leader", leader))))
+                .build();
+        HttpResponse<String> resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+        if (resp.statusCode() != 200) {
+            throw new IOException("POST /switchover on " + host + ":" + port + " answered " + resp.statusCode() + ": "
+                    + resp.body().trim());
+        }
+        return resp.body().trim();
+    }
 }

@@ -31,7 +31,8 @@ class PatroniConfigTest {
         JsonNode c = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
         assertEquals("n2", c.path("name").asText());
         assertEquals("127.0.0.2:8009", c.path("restapi").path("listen").asText());
-        assertEquals("127.0.0.1:2379", c.path("etcd3").path("hosts").asText());
+        assertEquals("127.0.0.102:2379", c.path("etcd3").path("hosts").asText(), "member 2's own address of etcd's");
+        assertEquals("127.0.0.2,127.0.0.52:5433", c.path("postgresql").path("listen").asText());
         assertEquals("127.0.0.2:5433", c.path("postgresql").path("connect_address").asText());
         assertEquals(dir.resolve("n2").resolve("data").toString(), c.path("postgresql").path("data_dir").asText());
         JsonNode dcs = c.path("bootstrap").path("dcs");
