@@ -11,7 +11,10 @@
 #   WORKDIR  scratch directory for the throwaway cluster; deleted and recreated
 #   MODE     window    (default) T_in writes a row, then reads the pivot's key after T_out is let go
 #            window-ro the same with a T_in that only reads (the read-only anomaly)
+#            window-rmw the pivot reads x before T_out writes it, and T_out reads x before its UPDATE (the rw
+#                      edge then comes from the pivot's SIREAD lock, not from the row's newer version)
 #            control   T_in reads the pivot's key while T_out is still held
+#            pivot-late the pivot commits after T_out is let go (T_in's snapshot still taken while T_out is held)
 #            plain     the same statements in the same order, T_out not held
 # Environment: PORT (default 54329), PSQL (default: psql on the PATH), GDB (default: gdb on the PATH).
 # Exit status: 1 when all three transactions committed (a serialization anomaly), 0 when one was refused,
@@ -28,7 +31,8 @@ MODE=${3:-window}
 PORT=${PORT:-54329}
 PSQL=${PSQL:-psql}
 GDB=${GDB:-gdb}
-case $MODE in window|window-ro|control|plain) ;; *) echo "unknown mode '$MODE' (window, window-ro, control, plain)" >&2; exit 2;; esac
+case $MODE in window|window-ro|window-rmw|control|pivot-late|plain) ;;
+    *) echo "unknown mode '$MODE' (window, window-ro, window-rmw, control, pivot-late, plain)" >&2; exit 2;; esac
 for tool in "$BIN/initdb" "$BIN/pg_ctl" "$BIN/postgres"; do
     [ -x "$tool" ] || { echo "$tool: not found or not executable" >&2; exit 2; }
 done
@@ -96,9 +100,17 @@ open tout; open pivot; open tin
 
 step tout "BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT pg_backend_pid();"
 TOUT_PID=$(printf '%s\n' "$OUT" | grep -x '[0-9]*' | head -1)
-step tout "UPDATE kv SET v = 1 WHERE k = 1;"                     # T_out: blind write of x
-step pivot "BEGIN ISOLATION LEVEL SERIALIZABLE;"
-step pivot "UPDATE kv SET v = 2 WHERE k = 2;"                    # pivot: its snapshot, without T_out; writes y
+if [ "$MODE" = window-rmw ]; then
+    step tout "SELECT v FROM kv WHERE k = 1;"                    # T_out reads x first
+    step pivot "BEGIN ISOLATION LEVEL SERIALIZABLE;"
+    step pivot "SELECT v FROM kv WHERE k = 1;"                   # pivot: its snapshot; reads x, a SIREAD lock on it
+    step pivot "UPDATE kv SET v = 2 WHERE k = 2;"                # writes y
+    step tout "UPDATE kv SET v = 1 WHERE k = 1;"                 # T_out writes x over the lock: pivot -rw-> T_out
+else
+    step tout "UPDATE kv SET v = 1 WHERE k = 1;"                 # T_out: blind write of x
+    step pivot "BEGIN ISOLATION LEVEL SERIALIZABLE;"
+    step pivot "UPDATE kv SET v = 2 WHERE k = 2;"                # pivot: its snapshot, without T_out; writes y
+fi
 
 if [ "$MODE" != plain ]; then
     cat >"$W/hold.gdb" <<EOF
@@ -131,8 +143,7 @@ fi
 
 step tin "BEGIN ISOLATION LEVEL SERIALIZABLE;"
 step tin "SELECT v FROM kv WHERE k = 1;"                         # T_in: its snapshot, with T_out (x = 1)
-step pivot "SELECT v FROM kv WHERE k = 1;"                       # pivot reads x before T_out's write: pivot -rw-> T_out
-commit pivot
+[ "$MODE" = window-rmw ] || step pivot "SELECT v FROM kv WHERE k = 1;"   # pivot reads x before T_out's write: pivot -rw-> T_out
 
 release() {
     [ "$MODE" = plain ] && return 0
@@ -142,7 +153,9 @@ release() {
     printf '%s\n' "$OUT" | grep -qx COMMIT && committed=$((committed + 1))
     return 0
 }
-[ "$MODE" = control ] || release
+[ "$MODE" = pivot-late ] && release
+commit pivot
+[ "$MODE" = control ] || [ "$MODE" = pivot-late ] || release
 [ "$MODE" = window-ro ] || step tin "UPDATE kv SET v = 3 WHERE k = 3;"
 step tin "SELECT v FROM kv WHERE k = 2;"                         # T_in reads y before the pivot's write: T_in -rw-> pivot
 [ "$MODE" = control ] && release
