@@ -14,6 +14,7 @@
 #            window-rmw the pivot reads x before T_out writes it, and T_out reads x before its UPDATE (the rw
 #                      edge then comes from the pivot's SIREAD lock, not from the row's newer version)
 #            control   T_in reads the pivot's key while T_out is still held
+#            declared-ro as control, with T_in declared READ ONLY (and writing nothing)
 #            pivot-late the pivot commits after T_out is let go (T_in's snapshot still taken while T_out is held)
 #            plain     the same statements in the same order, T_out not held
 # Environment: PORT (default 54329), PSQL (default: psql on the PATH), GDB (default: gdb on the PATH).
@@ -22,7 +23,7 @@
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 BIN=$(cd "$1" && pwd)
@@ -31,8 +32,10 @@ MODE=${3:-window}
 PORT=${PORT:-54329}
 PSQL=${PSQL:-psql}
 GDB=${GDB:-gdb}
-case $MODE in window|window-ro|window-rmw|control|pivot-late|plain) ;;
-    *) echo "unknown mode '$MODE' (window, window-ro, window-rmw, control, pivot-late, plain)" >&2; exit 2;; esac
+case $MODE in window|window-ro|window-rmw|control|declared-ro|pivot-late|plain) ;;
+    *) echo "unknown mode '$MODE' (window, window-ro, window-rmw, control, declared-ro, pivot-late, plain)" >&2
+       exit 2;;
+esac
 for tool in "$BIN/initdb" "$BIN/pg_ctl" "$BIN/postgres"; do
     [ -x "$tool" ] || { echo "$tool: not found or not executable" >&2; exit 2; }
 done
@@ -141,7 +144,11 @@ else
     printf '%s\n' "$OUT" | grep -qx COMMIT && committed=$((committed + 1))
 fi
 
-step tin "BEGIN ISOLATION LEVEL SERIALIZABLE;"
+if [ "$MODE" = declared-ro ]; then
+    step tin "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;"
+else
+    step tin "BEGIN ISOLATION LEVEL SERIALIZABLE;"
+fi
 step tin "SELECT v FROM kv WHERE k = 1;"                         # T_in: its snapshot, with T_out (x = 1)
 [ "$MODE" = window-rmw ] || step pivot "SELECT v FROM kv WHERE k = 1;"   # pivot reads x before T_out's write: pivot -rw-> T_out
 
@@ -155,10 +162,10 @@ release() {
 }
 [ "$MODE" = pivot-late ] && release
 commit pivot
-[ "$MODE" = control ] || [ "$MODE" = pivot-late ] || release
-[ "$MODE" = window-ro ] || step tin "UPDATE kv SET v = 3 WHERE k = 3;"
+case $MODE in control|declared-ro|pivot-late) ;; *) release;; esac
+case $MODE in window-ro|declared-ro) ;; *) step tin "UPDATE kv SET v = 3 WHERE k = 3;";; esac
 step tin "SELECT v FROM kv WHERE k = 2;"                         # T_in reads y before the pivot's write: T_in -rw-> pivot
-[ "$MODE" = control ] && release
+case $MODE in control|declared-ro) release;; esac
 commit tin
 
 step setup "SELECT k, v FROM kv ORDER BY k;"
