@@ -77,6 +77,8 @@ public final class CompletedPrefix {
     /** (key, value) to a slot of {@link #waiters}: the transactions waiting for that value's writer. */
     private final LongPairIntMap waitSlot = new LongPairIntMap(64);
     private final List<List<Txn>> waiters = new ArrayList<>();
+    /** Told of each transaction as it comes in, writers before their readers (null: nobody). */
+    private java.util.function.Consumer<Txn> onAdmit;
 
     /** A prefix of a history with real-time order (a recorded run: the events' order is real). */
     public CompletedPrefix(InitialState initial) {
@@ -87,6 +89,14 @@ public final class CompletedPrefix {
     public CompletedPrefix(InitialState initial, boolean realTime) {
         this.initial = initial;
         this.realTime = realTime;
+    }
+
+    /**
+     * Tells {@code listener} of each transaction as it comes into the prefix, the writers of what it read before it
+     * (for an incremental check of the prefix).
+     */
+    public void onAdmit(java.util.function.Consumer<Txn> listener) {
+        this.onAdmit = listener;
     }
 
     /** The checkable prefix of {@code completed} (in any order; ids are numbers in the whole history). */
@@ -139,6 +149,7 @@ public final class CompletedPrefix {
         while (!stack.isEmpty()) {
             Txn t = stack.remove(stack.size() - 1);
             in[t.id()] = t;
+            if (onAdmit != null) onAdmit.accept(t);
             inCount++;
             inOps += t.ops().size();
             for (MicroOp m : t.ops()) {

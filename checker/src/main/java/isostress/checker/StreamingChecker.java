@@ -6,6 +6,7 @@ import isostress.checker.model.CheckOptions;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
+import isostress.checker.stream.ListScreen;
 
 import java.util.List;
 
@@ -23,45 +24,54 @@ import java.util.List;
  * history, {@code info} transactions and their readers included.
  *
  * <p>What is incremental and what is not. The prefix is: each completion costs its own reads and writes plus the
- * waiters it releases, and nothing taken in is looked at again. The check of the prefix is not: it is the ordinary
- * checker on the whole prefix, for these reasons.
+ * waiters it releases, and nothing taken in is looked at again. The check of the prefix depends on the workload.
  * <ul>
- *   <li>Mini-transactions: MTC's checks are linear (MTC §IV-D), so a re-check costs what reading it again costs.</li>
- *   <li>list-append: the version order of each key is known from its longest read (Elle, VLDB 2020, §4), so every
- *       level is an acyclicity or saturation test, close to linear; but one new read can order appends that older
- *       transactions made (a longer list), adding ww and rw edges between transactions checked long ago, and an
- *       incompatible read or an aborted element decides every level at once: the affected part is not "the new
- *       transactions' keys".</li>
- *   <li>rw-register with blind writes: PC, SI and SER need a version order found by search, NP-complete in general
- *       (Biswas &amp; Enea §3); the polygraph solver (PolySI, PVLDB 2023, §4) first tries the order of completion,
- *       which proves a valid history in linear time, and only prunes and runs SAT when that order has a cycle. Its
- *       pruning (§4.3) is derived from reachability over the whole graph, which a new transaction changes for old
- *       ones (an rw edge into an old reader, a ww pair between old writers it reads between), so re-searching only
- *       the keys a new transaction touched would miss cycles through other keys; keeping the solver's state between
- *       checks (its learned cycles, its pruned pairs) would need it to undo nothing, which a grown reachability
- *       relation does not promise.</li>
+ *   <li>list-append: incremental. Each key's version order is its longest read (Elle, VLDB 2020, §4), so the
+ *       serialization graph of the prefix only gains edges as transactions come in, and a dynamic topological order
+ *       finds the first cycle when its last edge arrives ({@link ListScreen}). It screens: a cycle (when
+ *       serializability is asked for) or an anomaly it recognises has the prefix checked as a whole at once, which
+ *       confirms and names it; otherwise the whole prefix is checked each time it has doubled, for what the screen
+ *       does not see (real time, weaker levels' cycles, internal reads), so whole checks cost about twice one check
+ *       of the last prefix over the whole run. A cycle the whole check does not confirm at serializability would be
+ *       a fault of the screen: it is then switched off, and every check is whole.</li>
+ *   <li>Mini-transactions: whole checks every time. MTC's checks are linear (MTC §IV-D), so a re-check costs what
+ *       reading the prefix again costs.</li>
+ *   <li>rw-register with blind writes: whole checks every time. PC, SI and SER need a version order found by search,
+ *       NP-complete in general (Biswas &amp; Enea §3); the polygraph solver (PolySI, PVLDB 2023, §4) first tries the
+ *       order of completion, which proves a valid history in linear time, and only prunes and runs SAT when that
+ *       order has a cycle. A new transaction changes what was decided for old ones (a blind write between two old
+ *       writes of a key re-opens their order; an rw edge lands on an old reader), and the pruning (§4.3) is derived
+ *       from reachability over the whole graph, so re-searching only the keys a new transaction touched would miss
+ *       cycles through other keys, and the solver's state (learned cycles, pruned pairs) is not kept valid by a
+ *       grown graph.</li>
  * </ul>
- * So every check costs about one check of the prefix (a millisecond or so per thousand valid transactions); the
- * caller decides how often to pay it (the harness: at most every 200 ms, idle at least as long as the check took;
+ * The caller decides how often to check (the harness: at most every 200 ms, idle at least as long as the check took;
  * {@code bench streaming}: back to back).
  */
 public final class StreamingChecker {
     private final List<IsolationLevel> levels;
     private final CheckOptions options;
     private final CompletedPrefix prefix;
-    private int checkedAdded = -1;
+    /** The incremental screen of list-append prefixes; null for other histories, or once it missed. */
+    private ListScreen screen;
+    private boolean screenDecided;
+    private final boolean serAsked;
+    private int checkedAdded = -1, lastWhole;
+    private long screened, wholeChecks;
     private Step violation;
 
     /**
      * What one check found.
      *
-     * @param prefix the prefix checked (numbers of the whole history in {@link CompletedPrefix.Prefix#ids()})
-     * @param result its check at the levels asked
+     * @param txns   transactions in the prefix
+     * @param prefix the prefix checked as a whole (numbers of the whole history in
+     *               {@link CompletedPrefix.Prefix#ids()}), or null when only the incremental screen looked at it
+     * @param result its check at the levels asked, or null with {@code prefix}
      */
-    public record Step(CompletedPrefix.Prefix prefix, Result result) {
+    public record Step(int txns, CompletedPrefix.Prefix prefix, Result result) {
         /** True when a level asked for is violated. */
         public boolean violation() {
-            return result.verdict() == Verdict.INVALID;
+            return result != null && result.verdict() == Verdict.INVALID;
         }
     }
 
@@ -77,6 +87,9 @@ public final class StreamingChecker {
         this.levels = List.copyOf(levels);
         this.options = options;
         this.prefix = new CompletedPrefix(initial, realTime);
+        this.serAsked = levels.contains(IsolationLevel.SERIALIZABLE)
+                || levels.contains(IsolationLevel.STRICT_SERIALIZABLE);
+        prefix.onAdmit(this::screen);
     }
 
     /** Takes a completed transaction, numbered by its invocation in the whole history; ignored after a violation. */
@@ -92,20 +105,51 @@ public final class StreamingChecker {
     /**
      * Checks the prefix as it stands; null when there is nothing new to check (no completion since the last check,
      * an empty prefix, or a violation found already).
+     *
+     * <p>A list-append prefix is checked as a whole when the screen flags it (a cycle, when serializability is asked
+     * for, or an anomaly it recognises), and otherwise each time it has doubled since the last whole check, so whole
+     * checks cost at most about twice one check of the final prefix, and what the screen cannot see (real time,
+     * weaker levels' cycles, internal reads) is found within a doubling. Other histories are checked as a whole every
+     * time.
      */
     public Step check() {
         if (violation != null || prefix.added() == checkedAdded) return null;
         checkedAdded = prefix.added();
-        if (prefix.size() == 0) return null;
+        int size = prefix.size();
+        if (size == 0) return null;
+        if (screen != null && screen.flag() == null && size < 2L * lastWhole) {
+            screened++;
+            return new Step(size, null, null);
+        }
+        boolean flagged = screen != null && screen.flag() != null;
+        boolean cycle = flagged && screen.cycle();
         CompletedPrefix.Prefix p = prefix.history();
-        Step s = new Step(p, Checker.check(p.history(), levels, options));
+        Step s = new Step(size, p, Checker.check(p.history(), levels, options));
+        wholeChecks++;
+        lastWhole = size;
+        if (screen != null) screen.reset();
         if (s.violation()) violation = s;
+        else if (cycle && serAsked && s.result().verdict() == Verdict.VALID) screen = null; // a screen that misses
         return s;
     }
 
     /** The first prefix found violating a level asked for, or null. */
     public Step violation() {
         return violation;
+    }
+
+    /** Whether the incremental screen is on (a list-append history, and it has not been wrong). */
+    public boolean screening() {
+        return screen != null;
+    }
+
+    /** Checks answered by the screen alone, and whole checks. */
+    public long screened() {
+        return screened;
+    }
+
+    public long wholeChecks() {
+        return wholeChecks;
     }
 
     /**
@@ -115,5 +159,19 @@ public final class StreamingChecker {
     public Result finish() {
         CompletedPrefix.Prefix all = prefix.everything();
         return Checker.check(all.history(), levels, options);
+    }
+
+    /** Hands a transaction that came into the prefix to the screen, which starts with a list-append one. */
+    private void screen(Txn t) {
+        if (!screenDecided) {
+            screenDecided = true;
+            if (ListScreen.lists(t)) screen = new ListScreen(serAsked);
+        }
+        if (screen == null) return;
+        if (!ListScreen.lists(t)) {
+            screen = null; // not a list-append history after all: whole checks only
+            return;
+        }
+        screen.add(t);
     }
 }

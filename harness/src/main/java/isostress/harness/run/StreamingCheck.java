@@ -80,7 +80,7 @@ final class StreamingCheck implements AutoCloseable {
     private volatile boolean closed;
     private volatile Detection detection;
     private volatile String gaveUp;
-    private volatile int checks, prefixTxns;
+    private volatile int checks, wholeChecks, prefixTxns;
     private volatile long checkMsMax, lastCheckMs;
 
     /**
@@ -190,13 +190,14 @@ final class StreamingCheck implements AutoCloseable {
     private boolean check(StreamingChecker checker, long begin, int taken) {
         StreamingChecker.Step s = checker.check();
         long end = System.nanoTime();
-        if (listener != null) listener.checked(taken, s == null ? prefixTxns : s.prefix().history().size(), end);
+        if (listener != null) listener.checked(taken, s == null ? prefixTxns : s.txns(), end);
         if (s == null) return false; // an empty prefix: everything so far waits for a writer in flight
         long ms = (end - begin) / 1_000_000;
         lastCheckMs = ms;
         checkMsMax = Math.max(checkMsMax, ms);
-        prefixTxns = s.prefix().history().size();
+        prefixTxns = s.txns();
         checks++;
+        if (s.prefix() != null) wholeChecks++;
         if (!s.violation() || closed) return false;
         Result r = s.result();
         CompletedPrefix.Prefix p = s.prefix();
@@ -228,6 +229,11 @@ final class StreamingCheck implements AutoCloseable {
         closed = true;
         thread.interrupt();
         thread.join();
+    }
+
+    /** Checks of the whole prefix so far (the others were answered by the incremental screen of list-append). */
+    int wholeChecks() {
+        return wholeChecks;
     }
 
     StreamingReport report() {
