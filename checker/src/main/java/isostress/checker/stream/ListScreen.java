@@ -27,9 +27,11 @@ import java.util.TreeMap;
  * from the appender of a read's last element, rw from a reader of a shorter list to the appender of the element after
  * it. A longer read only lengthens the order, so every edge stays true as the prefix grows: the graph only gains edges,
  * which a dynamic topological order maintains. Appends that no read shows yet follow the longest read in an order the
- * history leaves open; rather than a polygraph, a node per length of the longest read ("after this list") takes an
- * edge from its last appender and from each of its readers and gives one to each append not shown, which is what
- * every serial order satisfies (they saw the list without it). rw-register with blind writes has no such order: it is
+ * history leaves open; rather than a polygraph, each of them gets an edge from the last appender of the longest read
+ * and from each reader of it, which every serial order has (they saw the list without it), and their order among
+ * themselves stays open. Edges go straight between transactions, with no node standing for "after this list": such
+ * a node would be old when a reader arrives, and an edge from a new transaction to an old node makes the dynamic
+ * order search everything in between. rw-register with blind writes has no such order: it is
  * searched for (Biswas &amp; Enea §3; PolySI §4), and a new write can re-open what the search fixed.
  *
  * <p>Session order joins each transaction to its session's nearest neighbours already in. What the screen does not
@@ -57,12 +59,10 @@ public final class ListScreen {
     private static final class KeyState {
         long[] longest = new long[4];
         int len;
-        /** The node after the longest read ("appended after it"). */
-        int after;
         /** Appends not shown by the longest read: element to appender node. */
         final Map<Long, Integer> unshown = new LinkedHashMap<>();
-        /** Readers of the longest read that append to the key after reading it (see {@link #read}). */
-        final List<Integer> rmwReaders = new ArrayList<>(2);
+        /** Readers of the longest read (see {@link #read}). */
+        final List<Integer> readers = new ArrayList<>(2);
         /** Per appender node, its last element appended to this key. */
         final Map<Integer, Long> finalElement = new HashMap<>();
     }
@@ -112,10 +112,8 @@ public final class ListScreen {
         node[t.id()] = v;
         session(t, v);
         List<MicroOp.Append> appends = new ArrayList<>();
-        Set<Long> appendsTo = new HashSet<>();
         for (MicroOp m : t.ops()) {
             if (m instanceof MicroOp.Append a) {
-                appendsTo.add(a.key());
                 appends.add(a);
                 if (appender.put(a.key(), a.value(), v) != LongPairIntMap.MISSING) {
                     raise("element " + a.value() + " appended twice to key " + a.key());
@@ -143,24 +141,23 @@ public final class ListScreen {
                 continue;
             }
             read.add(r.key());
-            read(v, r.key(), values.subList(0, ext), appendsTo.contains(r.key()));
+            read(v, r.key(), values.subList(0, ext));
         }
         for (MicroOp.Append a : appends) {
             KeyState k = key(a.key());
             if (position.get(a.key(), a.value()) != LongPairIntMap.MISSING) continue; // shown already (own read)
             if (k.unshown.putIfAbsent(a.value(), v) != null) continue;
-            edge(k.after, v, "ww");
-            for (int r : k.rmwReaders) edge(r, v, "rw");
+            int last = k.len == 0 ? -1 : appender.get(a.key(), k.longest[k.len - 1]);
+            if (last >= 0) edge(last, v, "ww");
+            for (int r : k.readers) edge(r, v, "rw");
         }
     }
 
     /**
-     * Node {@code v} read {@code values} from {@code key}, before any append of its own to it ({@code appends}: it
-     * appends to the key afterwards). A reader of the longest list is before every append it does not show, except
-     * its own: one that appends too cannot go through the key's "after" node (which is before its append), so it gets
-     * an edge to each other append not shown, now and as they come, until a longer read shows the next one.
+     * Node {@code v} read {@code values} from {@code key}, its own appends before the read taken off. A reader of the longest list is before every append it does not show but its
+     * own: it gets an edge to each, now and as they come, until a longer read shows the next one.
      */
-    private void read(int v, long key, List<Long> values, boolean appends) {
+    private void read(int v, long key, List<Long> values) {
         KeyState k = key(key);
         Set<Long> seen = new HashSet<>();
         for (Long e : values) {
@@ -186,11 +183,9 @@ public final class ListScreen {
         if (values.size() < k.len) {
             int next = appender.get(key, k.longest[values.size()]);
             if (next != LongPairIntMap.MISSING) edge(v, next, "rw");
-        } else if (appends) {
-            for (int u : k.unshown.values()) edge(v, u, "rw");
-            k.rmwReaders.add(v);
         } else {
-            edge(v, k.after, "rw");
+            for (int u : k.unshown.values()) edge(v, u, "rw");
+            k.readers.add(v);
         }
     }
 
@@ -199,8 +194,8 @@ public final class ListScreen {
         if (k.longest.length < values.size()) k.longest = java.util.Arrays.copyOf(k.longest, values.size() * 2);
         int prev = k.len == 0 ? -1 : appender.get(key, k.longest[k.len - 1]);
         int next = appender.get(key, values.get(k.len));
-        if (next != LongPairIntMap.MISSING) for (int r : k.rmwReaders) edge(r, next, "rw");
-        k.rmwReaders.clear();
+        if (next != LongPairIntMap.MISSING) for (int r : k.readers) edge(r, next, "rw");
+        k.readers.clear();
         for (int i = k.len; i < values.size(); i++) {
             long e = values.get(i);
             k.longest[i] = e;
@@ -212,12 +207,9 @@ public final class ListScreen {
             prev = w;
         }
         k.len = values.size();
-        int after = g.node();
-        k.after = after;
-        if (prev >= 0) edge(prev, after, "ww");
         for (int u : k.unshown.values()) {
             if (u == prev) raise("intermediate read of key " + key); // its appends are split by the read
-            else edge(after, u, "ww");
+            else if (prev >= 0) edge(prev, u, "ww");
         }
     }
 
@@ -230,11 +222,7 @@ public final class ListScreen {
     }
 
     private KeyState key(long key) {
-        return keys.computeIfAbsent(key, x -> {
-            KeyState k = new KeyState();
-            k.after = g.node();
-            return k;
-        });
+        return keys.computeIfAbsent(key, x -> new KeyState());
     }
 
     private void edge(int x, int y, String kind) {

@@ -21,6 +21,9 @@ public final class StreamingReplay {
     private StreamingReplay() {
     }
 
+    /** Each check on stderr ({@code -Disostress.streaming.trace=true}), to see where a lag comes from. */
+    private static final boolean TRACE = Boolean.getBoolean("isostress.streaming.trace");
+
     /**
      * What a replay measured.
      *
@@ -101,6 +104,8 @@ public final class StreamingReplay {
 
         @Override
         public void checked(int taken, int prefixTxns, long endNs) {
+            if (TRACE) System.err.printf("check: taken %d, prefix %d, at %.1f ms, lag %.1f ms%n", taken, prefixTxns,
+                    (endNs - fedAt[0]) / 1e6, taken > examined ? (endNs - fedAt[examined]) / 1e6 : 0.0);
             // The transactions handed over since the last check are examined now; the first of them waited longest.
             if (taken > examined) maxNs = Math.max(maxNs, endNs - fedAt[examined]);
             examined = taken;
