@@ -78,9 +78,11 @@ public final class BenchStreamingCommand implements Callable<Integer> {
         StreamingReplay.Report r = StreamingReplay.replay(h, ls, options, rate);
         System.out.printf(Locale.ROOT, "streamed at %s%s: %,d of %,d completed transactions examined in %,.0f ms "
                         + "(handed over in %,.0f ms): %,.0f txns/s; longest lag %,.0f ms; %,d checks (%,d of the "
-                        + "whole prefix), last prefix %,d txns%n", levelNames(ls), rate > 0 ? String.format(Locale.ROOT, ", handed over at %,.0f/s",
+                        + "whole prefix), last prefix %,d txns; checking thread CPU %,.0f ms (%,.0f txns per CPU "
+                        + "second)%n", levelNames(ls), rate > 0 ? String.format(Locale.ROOT, ", handed over at %,.0f/s",
                         rate) : "", r.examined(), r.txns(), r.doneMs(), r.fedMs(), r.perSecond(), r.maxLagMs(),
-                r.checks(), r.wholeChecks(), r.lastPrefix());
+                r.checks(), r.wholeChecks(), r.lastPrefix(), r.cpuMs(),
+                r.cpuMs() <= 0 ? 0 : r.examined() / (r.cpuMs() / 1000));
         StreamingReport.Detection d = r.detection();
         if (d != null) {
             System.out.printf(Locale.ROOT, "violation found while streaming: %s (%s) by %s, %,.0f ms into the replay%n",

@@ -81,7 +81,7 @@ final class StreamingCheck implements AutoCloseable {
     private volatile Detection detection;
     private volatile String gaveUp;
     private volatile int checks, wholeChecks, prefixTxns;
-    private volatile long checkMsMax, lastCheckMs;
+    private volatile long checkMsMax, lastCheckMs, cpuNsTotal;
 
     /**
      * @param levels      the campaign's levels
@@ -126,9 +126,11 @@ final class StreamingCheck implements AutoCloseable {
     }
 
     private void loop() {
+        long cpu0 = cpuNs();
         try {
             checkUntilViolation();
         } finally {
+            cpuNsTotal = cpuNs() - cpu0;
             synchronized (lock) {
                 completed = null; // a long run after its first violation must not keep every transaction
             }
@@ -229,6 +231,11 @@ final class StreamingCheck implements AutoCloseable {
         closed = true;
         thread.interrupt();
         thread.join();
+    }
+
+    /** CPU time the checking thread used, ns, once it ended (0 where the JVM cannot tell). */
+    long checkingCpuNs() {
+        return cpuNsTotal;
     }
 
     /** Checks of the whole prefix so far (the others were answered by the incremental screen of list-append). */

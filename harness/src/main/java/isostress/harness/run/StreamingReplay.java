@@ -35,13 +35,15 @@ public final class StreamingReplay {
      *                    examined it
      * @param checks      checks run
      * @param wholeChecks of which checks of the whole prefix (the others: list-append's incremental screen alone)
+     * @param cpuMs       CPU time of the checking thread (on a loaded machine, what the checks cost apart from waiting
+     *                    for a core)
      * @param lastPrefix  transactions in the last prefix checked
      * @param examined    transactions examined when the replay ended (all, unless a violation stopped it)
      * @param detection   the violation found, or null
      * @param gaveUp      why the check stopped early without a violation, or null
      */
     public record Report(int txns, double fedMs, double doneMs, double maxLagMs, int checks, int wholeChecks,
-                         int lastPrefix,
+                         double cpuMs, int lastPrefix,
                          int examined, StreamingReport.Detection detection, String gaveUp) {
         /** Transactions examined per second of the replay. */
         public double perSecond() {
@@ -88,7 +90,7 @@ public final class StreamingReplay {
         StreamingReport r = check.report();
         long end = r.detection() != null ? t0 + r.detection().detectedNs() : lag.lastEnd();
         return new Report(n, fedNs / 1e6, (end - t0) / 1e6, lag.maxNs() / 1e6, r.checks(), check.wholeChecks(),
-                r.prefixTxns(),
+                check.checkingCpuNs() / 1e6, r.prefixTxns(),
                 lag.examined(), r.detection(), r.gaveUp());
     }
 
