@@ -33,7 +33,9 @@ import java.util.List;
  *       confirms and names it; otherwise the whole prefix is checked each time it has doubled, for what the screen
  *       does not see (real time, weaker levels' cycles, internal reads), so whole checks cost about twice one check
  *       of the last prefix over the whole run. A cycle the whole check does not confirm at serializability would be
- *       a fault of the screen: it is then switched off, and every check is whole.</li>
+ *       a fault of the screen: it is then switched off, and every check is whole. A caller that must not fall
+ *       behind has the whole checks run on a thread of their own ({@link #wholeChecksInBackground}), so the screen
+ *       goes on examining every completion meanwhile.</li>
  *   <li>Mini-transactions: whole checks every time. MTC's checks are linear (MTC §IV-D), so a re-check costs what
  *       reading the prefix again costs.</li>
  *   <li>rw-register with blind writes: whole checks every time. PC, SI and SER need a version order found by search,
@@ -59,6 +61,10 @@ public final class StreamingChecker {
     private int checkedAdded = -1, lastWhole;
     private long screened, wholeChecks;
     private Step violation;
+    /** Whole checks of list-append prefixes run on their own thread ({@link #wholeChecksInBackground}). */
+    private boolean background;
+    private java.util.concurrent.CompletableFuture<Step> pending;
+    private boolean pendingCycle;
 
     /**
      * What one check found.
@@ -92,6 +98,22 @@ public final class StreamingChecker {
         prefix.onAdmit(this::screen);
     }
 
+    /**
+     * Has the whole checks of a list-append prefix run on a thread of their own, on a copy of the prefix, while
+     * {@link #check()} goes on screening every completion: one whole check takes as long as checking the prefix,
+     * and on the calling thread it would hold up the screen that long. At most one runs at a time; its verdict is
+     * taken by a later {@link #check()} (or {@link #finish()}). Other histories are checked on the calling thread.
+     */
+    public StreamingChecker wholeChecksInBackground() {
+        this.background = true;
+        return this;
+    }
+
+    /** True while a whole check runs in the background: {@link #check()} has its verdict to take. */
+    public boolean waiting() {
+        return pending != null;
+    }
+
     /** Takes a completed transaction, numbered by its invocation in the whole history; ignored after a violation. */
     public void add(Txn t) {
         if (violation == null) prefix.add(t);
@@ -113,11 +135,15 @@ public final class StreamingChecker {
      * time.
      */
     public Step check() {
-        if (violation != null || prefix.added() == checkedAdded) return null;
+        if (violation != null) return null;
+        Step done = collect(screen == null);
+        if (violation != null || prefix.added() == checkedAdded) return done;
         checkedAdded = prefix.added();
         int size = prefix.size();
         if (size == 0) return null;
-        if (screen != null && screen.flag() == null && size < 2L * lastWhole) {
+        boolean due = screen == null || screen.flag() != null || size >= 2L * lastWhole;
+        if (screen != null && (!due || background)) {
+            if (due && pending == null) start(size);
             screened++;
             return new Step(size, null, null);
         }
@@ -130,6 +156,37 @@ public final class StreamingChecker {
         if (screen != null) screen.reset();
         if (s.violation()) violation = s;
         else if (cycle && serAsked && s.result().verdict() == Verdict.VALID) screen = null; // a screen that misses
+        return s;
+    }
+
+    /** Starts a whole check of the prefix (of {@code size} transactions) in the background. */
+    private void start(int size) {
+        CompletedPrefix.Prefix p = prefix.history();
+        pendingCycle = screen.flag() != null && screen.cycle();
+        screen.reset();
+        lastWhole = size;
+        wholeChecks++;
+        pending = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> new Step(size, p, Checker.check(p.history(), levels, options)), r -> {
+                    Thread t = new Thread(r, "streaming-whole-check");
+                    t.setDaemon(true);
+                    t.start();
+                });
+    }
+
+    /** The background whole check's step once it is done (waiting for it when {@code wait}), else null. */
+    private Step collect(boolean wait) {
+        if (pending == null || !wait && !pending.isDone()) return null;
+        Step s;
+        try {
+            s = pending.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        } finally {
+            pending = null;
+        }
+        if (s.violation()) violation = s;
+        else if (pendingCycle && serAsked && s.result().verdict() == Verdict.VALID) screen = null; // it missed
         return s;
     }
 
@@ -157,6 +214,7 @@ public final class StreamingChecker {
      * nothing in flight, the end-of-run check of the whole history.
      */
     public Result finish() {
+        if (violation == null) collect(true);
         CompletedPrefix.Prefix all = prefix.everything();
         return Checker.check(all.history(), levels, options);
     }

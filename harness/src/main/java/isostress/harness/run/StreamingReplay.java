@@ -81,7 +81,8 @@ public final class StreamingReplay {
                 check.accept(order.get(i));
             }
             fedNs = System.nanoTime() - t0;
-            while (found.get() == null && lag.examined() < n && check.report().gaveUp() == null) {
+            // Until every transaction was examined and the whole check the screen asked for (if any) has answered.
+            while (found.get() == null && (lag.examined() < n || check.busy()) && check.report().gaveUp() == null) {
                 LockSupport.parkNanos(1_000_000);
             }
         } finally {
