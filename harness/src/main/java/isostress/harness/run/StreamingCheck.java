@@ -208,7 +208,7 @@ final class StreamingCheck implements AutoCloseable {
         checkMsMax = Math.max(checkMsMax, ms);
         prefixTxns = s.txns();
         checks++;
-        if (s.prefix() != null) wholeChecks++;
+        wholeChecks = (int) checker.wholeChecks(); // background ones included, whether or not their step was shown
         if (!s.violation() || closed) return false;
         Result r = s.result();
         CompletedPrefix.Prefix p = s.prefix();
