@@ -23,7 +23,11 @@ import java.util.List;
  * reader in the restricted order was between them before, and session, real-time and causal orders restricted to S
  * are contained in the old ones; so the restricted order satisfies the same axioms, and S is valid too. Contrapositive:
  * a violation in S is a violation of every history that extends S, whatever the transactions still in flight do.
- * Reads-from is exact here because mini-transactions write unique values (MTC §II, §IV-A).
+ * Reads-from is exact here because every workload checked this way writes unique values: mini-transactions and
+ * rw-register write each value once per key (MTC §II, §IV-A), and list-append appends each element once, so a list
+ * read names the appender of every element in it (Elle, Kingsbury &amp; Alvaro, VLDB 2020, §3-4: "recoverability").
+ * A list read reads from all of them: the list semantics says the read shows every append ordered before it, so
+ * the set S must hold each element's appender, not only the last one's, for its reads to keep their values.
  *
  * <p>So the prefix takes a completed transaction in only once the writer of each value it read is in:
  * <ol>
@@ -59,6 +63,9 @@ public final class CompletedPrefix {
     }
 
     private final InitialState initial;
+    private final boolean realTime;
+    /** Every completed transaction, at its invocation number (what {@link #everything()} returns). */
+    private Txn[] all = new Txn[1024];
     /** The transactions in, at their invocation number (null: in flight or not in). */
     private Txn[] in = new Txn[1024];
     /** Per invocation number, how many of the transaction's reads still wait for their writer. */
@@ -70,9 +77,26 @@ public final class CompletedPrefix {
     /** (key, value) to a slot of {@link #waiters}: the transactions waiting for that value's writer. */
     private final LongPairIntMap waitSlot = new LongPairIntMap(64);
     private final List<List<Txn>> waiters = new ArrayList<>();
+    /** Told of each transaction as it comes in, writers before their readers (null: nobody). */
+    private java.util.function.Consumer<Txn> onAdmit;
 
+    /** A prefix of a history with real-time order (a recorded run: the events' order is real). */
     public CompletedPrefix(InitialState initial) {
+        this(initial, true);
+    }
+
+    /** A prefix of a history whose real-time order counts ({@code realTime}) or not, as the whole history's does. */
+    public CompletedPrefix(InitialState initial, boolean realTime) {
         this.initial = initial;
+        this.realTime = realTime;
+    }
+
+    /**
+     * Tells {@code listener} of each transaction as it comes into the prefix, the writers of what it read before it
+     * (for an incremental check of the prefix).
+     */
+    public void onAdmit(java.util.function.Consumer<Txn> listener) {
+        this.onAdmit = listener;
     }
 
     /** The checkable prefix of {@code completed} (in any order; ids are numbers in the whole history). */
@@ -85,26 +109,37 @@ public final class CompletedPrefix {
     /** Takes a completed transaction, numbered by its invocation in the whole history. */
     public void add(Txn t) {
         added++;
-        if (t.outcome() == Outcome.INFO) return; // rule 2: never in, nor any reader of its writes
         grow(t.id());
+        all[t.id()] = t;
+        if (t.outcome() == Outcome.INFO) return; // rule 2: never in, nor any reader of its writes
         int wait = 0;
         for (MicroOp m : t.ops()) {
-            Long v = readValue(m);
-            if (v == null || initial.isInitial(m.key(), v) || writer.get(m.key(), v) != LongPairIntMap.MISSING
-                    || writes(t, m.key(), v)) {
+            if (m instanceof MicroOp.ListRead lr) {
+                if (lr.values() == null) continue;
+                for (Long e : lr.values()) wait += waitFor(t, m.key(), e); // appended elements: none is initial
                 continue;
             }
-            int slot = waitSlot.get(m.key(), v); // rule 3: its writer is in flight, out, or never was
-            if (slot == LongPairIntMap.MISSING) {
-                slot = waiters.size();
-                waitSlot.put(m.key(), v, slot);
-                waiters.add(new ArrayList<>(2));
-            }
-            waiters.get(slot).add(t);
-            wait++;
+            Long v = readValue(m);
+            if (v == null || initial.isInitial(m.key(), v)) continue;
+            wait += waitFor(t, m.key(), v);
         }
         missing[t.id()] = wait;
         if (wait == 0) admit(t);
+    }
+
+    /** 1 when {@code t} must wait for the writer of {@code (key, v)} (rule 3: in flight, out, or never was), else 0. */
+    private int waitFor(Txn t, long key, long v) {
+        if (writer.get(key, v) != LongPairIntMap.MISSING || writes(t, key, v)) return 0;
+        int slot = waitSlot.get(key, v);
+        if (slot == LongPairIntMap.MISSING) {
+            slot = waiters.size();
+            waitSlot.put(key, v, slot);
+            waiters.add(new ArrayList<>(2));
+        }
+        List<Txn> w = waiters.get(slot);
+        if (w == null) return 0; // released already (a writer of a duplicate value came in)
+        w.add(t);
+        return 1;
     }
 
     /** Takes {@code t} in, and every waiter that was waiting only for it, transitively. */
@@ -114,6 +149,7 @@ public final class CompletedPrefix {
         while (!stack.isEmpty()) {
             Txn t = stack.remove(stack.size() - 1);
             in[t.id()] = t;
+            if (onAdmit != null) onAdmit.accept(t);
             inCount++;
             inOps += t.ops().size();
             for (MicroOp m : t.ops()) {
@@ -130,22 +166,52 @@ public final class CompletedPrefix {
 
     /** The prefix as it stands: a new history of the transactions in. O(n). */
     public Prefix history() {
-        History.Builder b = History.builder().initial(initial).realTime(true).source("history being recorded")
-                .ensureCapacity(inCount, (int) inOps);
-        int[] ids = new int[inCount];
+        return build(in, inCount, inOps, added - inCount);
+    }
+
+    /**
+     * Every completed transaction, {@code info} ones and those still waiting included: once nothing is in flight any
+     * more (the run ended), this is the whole history, and checking it is the end-of-run check. O(n).
+     */
+    public Prefix everything() {
+        long ops = 0;
+        int count = 0;
+        for (Txn t : all) {
+            if (t == null) continue;
+            count++;
+            ops += t.ops().size();
+        }
+        return build(all, count, ops, 0);
+    }
+
+    /** Transactions taken so far, in the prefix or not. */
+    public int added() {
+        return added;
+    }
+
+    /** Transactions in the prefix so far. */
+    public int size() {
+        return inCount;
+    }
+
+    private Prefix build(Txn[] from, int count, long ops, int left) {
+        History.Builder b = History.builder().initial(initial).realTime(realTime).source("history being recorded")
+                .ensureCapacity(count, (int) ops);
+        int[] ids = new int[count];
         int k = 0;
-        for (int id = 0; id < in.length && k < inCount; id++) {
-            if (in[id] == null) continue;
-            b.add(in[id]);
+        for (int id = 0; id < from.length && k < count; id++) {
+            if (from[id] == null) continue;
+            b.add(from[id]);
             ids[k++] = id;
         }
-        return new Prefix(b.build(), ids, added - inCount);
+        return new Prefix(b.build(), ids, left);
     }
 
     private void grow(int id) {
         if (id < in.length) return;
         int n = Math.max(in.length * 2, id + 1);
         in = Arrays.copyOf(in, n);
+        all = Arrays.copyOf(all, n);
         missing = Arrays.copyOf(missing, n);
     }
 
@@ -164,9 +230,10 @@ public final class CompletedPrefix {
         return null;
     }
 
-    /** The value {@code m} wrote, or null. */
+    /** The value {@code m} wrote (the element it appended), or null. */
     private static Long writtenValue(MicroOp m) {
         if (m instanceof MicroOp.Write) return ((MicroOp.Write) m).value();
+        if (m instanceof MicroOp.Append) return ((MicroOp.Append) m).value();
         if (m instanceof MicroOp.Cas) return ((MicroOp.Cas) m).newValue();
         return null;
     }

@@ -25,7 +25,7 @@ import java.util.List;
  * @param searchBudget    states a checker search may visit
  * @param runs            how many runs
  * @param stopOnViolation what the first violation stops: nothing, its run, or its run and the campaign
- * @param streaming       check the history while it is recorded (mini-transaction workloads only)
+ * @param streaming       check the history while it is recorded (mini, rw-register and list-append workloads)
  * @param store           the store directory
  * @param text            the YAML as written
  * @param nemesis         the faults to inject, or null for none
@@ -55,7 +55,7 @@ public record Campaign(String name, Path source, DatabaseSpec database, Workload
 
     /**
      * What a violation stops ({@code stop-on-violation}). Ending a run early needs the streaming check, so it
-     * happens only for mini-transaction workloads; other runs end as usual and are then judged.
+     * happens only for mini, rw-register and list-append workloads; other runs end as usual and are then judged.
      */
     /**
      * The database section the server is started with: the campaign's, plus the settings the commit-log capture

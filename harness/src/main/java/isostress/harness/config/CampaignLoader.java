@@ -35,6 +35,9 @@ public final class CampaignLoader {
     private static final List<IsolationLevel> SQL_LEVELS = List.of(IsolationLevel.READ_COMMITTED,
             IsolationLevel.READ_ATOMIC, IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION,
             IsolationLevel.SERIALIZABLE);
+    /** The workloads checked while they run. */
+    private static final java.util.Set<WorkloadType> STREAMABLE = java.util.EnumSet.of(WorkloadType.MINI,
+            WorkloadType.RW_REGISTER, WorkloadType.LIST_APPEND);
     private static final List<String> CHECK = List.of("levels", "max-anomalies", "search-budget", "streaming", "timeout",
             "witness");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
@@ -136,15 +139,16 @@ public final class CampaignLoader {
         int runs = root.integer("runs", 1L, 1, 1_000_000).intValue();
         Campaign.StopOnViolation stop = Campaign.StopOnViolation.byName(
                 root.boolOrChoice("stop-on-violation", "false", List.of("run", "campaign")));
-        // The streaming check relies on MTC's linear checks of mini-transactions (MTC §IV); general histories need
-        // the polygraph search, far too slow to repeat every few hundred milliseconds.
-        boolean mini = workload.type() == WorkloadType.MINI;
+        // The streaming check takes prefixes closed under reads-from, which unique written values make exact: the
+        // mini, rw-register and list-append workloads. cas histories are per-key linearizability, sql ones have
+        // predicates: neither has a prefix check.
+        boolean streamable = STREAMABLE.contains(workload.type());
         Boolean streaming = c.bool("streaming", null);
-        if (Boolean.TRUE.equals(streaming) && !mini) {
-            c.problem("streaming", "needs workload.type mini (the linear mini-transaction checks), was "
+        if (Boolean.TRUE.equals(streaming) && !streamable) {
+            c.problem("streaming", "needs workload.type mini, rw-register or list-append, was "
                     + workload.type().yamlName());
         }
-        boolean stream = streaming == null ? mini : streaming && mini;
+        boolean stream = streaming == null ? streamable : streaming && streamable;
         Duration checkTimeout = c.duration("timeout", false);
         if (checkTimeout != null && !sql) c.problem("timeout", "only applies to workload.type sql (the SQL checker)");
         boolean witness = CheckWitness.read(c, db, workload.type());

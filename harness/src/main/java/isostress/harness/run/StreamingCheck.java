@@ -1,14 +1,13 @@
 package isostress.harness.run;
 
 import isostress.checker.model.CheckOptions;
-import isostress.checker.Checker;
 import isostress.checker.CompletedPrefix;
+import isostress.checker.StreamingChecker;
 import isostress.checker.history.InitialState;
 import isostress.checker.history.Txn;
 import isostress.checker.model.Anomaly;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
-import isostress.checker.model.Verdict;
 import isostress.harness.run.StreamingReport.Detection;
 
 import java.lang.management.ManagementFactory;
@@ -19,44 +18,70 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Checks a mini-transaction history while it is being recorded, so a run can end seconds after its first violation
- * rather than at its end.
+ * Checks a key-value history (mini-transactions, rw-register, list-append) while it is being recorded, so a run can
+ * end seconds after its first violation rather than at its end.
  *
  * <p>The recorder hands over each completed transaction ({@link HistoryRecorder#onCompletion}); a background thread
- * repeatedly adds what has completed since to the prefix that is sound to check ({@link CompletedPrefix}: no
- * transaction reading from one still in flight), and checks that prefix with the ordinary checker at the campaign's
- * levels. MTC's checks of mini-transactions are linear (MTC §IV-D: SER and SI in Θ(n)), so re-checking the whole
- * prefix each time costs about a millisecond per thousand transactions, and the simple design needs no incremental
- * dependency graph. Checks run on one thread, at most one every {@link #MIN_INTERVAL_NS}, idling at least as long as
- * the last check computed, so the clients and the database keep at least one and a half of two cores. The first
- * violation is reported once and the thread ends.
+ * repeatedly adds what has completed since to a {@link StreamingChecker}, which checks the prefix that is sound to
+ * check ({@link CompletedPrefix}: no transaction reading from one still in flight) with the ordinary checker at the
+ * campaign's levels; what it keeps incremental and why is said there. Checks run on one thread, at most one every
+ * {@link Pacing#minIntervalNs}, and in a run idle at least as long as the last check computed, so the clients and
+ * the database keep at least one and a half of two cores ({@code bench streaming} checks back to back instead). The
+ * first violation is reported once and the thread ends.
  *
  * <p>Only the levels asked for are examined (not the weaker ones that name the weakest violated level), and the
- * search for prefix consistency under lost updates, which is not linear (Biswas &amp; Enea §4.2), gets a small state
- * budget and answers unknown when it runs out, which never stops a run. The end-of-run check examines everything
- * with the campaign's own budget and is authoritative.
+ * searches that are not linear (prefix consistency under lost updates, Biswas &amp; Enea §4.2; the polygraph's
+ * pruning and SAT search of rw-register histories, PolySI §4) get a small budget and answer unknown when it runs out,
+ * which never stops a run. The end-of-run check examines everything with the campaign's own budget and is
+ * authoritative.
  */
 final class StreamingCheck implements AutoCloseable {
-    /** Checks start at least this far apart (200 ms). */
+    /** Checks start at least this far apart in a run (200 ms). */
     static final long MIN_INTERVAL_NS = 200_000_000L;
     /** Beyond this many completed transactions the end-of-run check alone decides (memory: each is kept). */
     static final int MAX_TXNS = 2_000_000;
     private static final long STREAM_SEARCH_BUDGET = 20_000;
+    /** The polygraph's pruning and SAT search per level and check: beyond it, unknown until the next check. */
+    private static final long STREAM_SOLVER_MS = 2_000;
+
+    /**
+     * How often checks run.
+     *
+     * @param minIntervalNs checks start at least this far apart
+     * @param shareCpu      idle after each check at least as long as it computed (at most half a core)
+     */
+    record Pacing(long minIntervalNs, boolean shareCpu) {
+        /** A run's: every 200 ms at most, half a core at most. */
+        static final Pacing RUN = new Pacing(MIN_INTERVAL_NS, true);
+        /** A benchmark's: back to back. */
+        static final Pacing FLAT_OUT = new Pacing(0, false);
+    }
+
+    /**
+     * One check done, for a benchmark's lag: {@code taken} transactions handed over so far were all examined
+     * (in the prefix, or waiting for a writer still in flight) by the check that ended at {@code endNs}
+     * ({@link System#nanoTime()}).
+     */
+    interface CheckListener {
+        void checked(int taken, int prefixTxns, long endNs);
+    }
 
     private final List<IsolationLevel> levels;
     private final CheckOptions options;
     private final InitialState initial;
+    private final Pacing pacing;
+    private final CheckListener listener;
     private final LongSupplier clock;
     private final Consumer<Detection> onDetection;
     private final Thread thread = new Thread(this::loop, "streaming-check");
     private final Object lock = new Object();
     private Txn[] completed = new Txn[4096];
     private int count;
-    private volatile boolean closed;
+    private volatile boolean closed, busy;
     private volatile Detection detection;
     private volatile String gaveUp;
-    private volatile int checks, prefixTxns;
-    private volatile long checkMsMax, lastCheckMs;
+    private volatile int checks, wholeChecks, prefixTxns;
+    private volatile long checkMsMax, lastCheckMs, cpuNsTotal;
 
     /**
      * @param levels      the campaign's levels
@@ -67,14 +92,23 @@ final class StreamingCheck implements AutoCloseable {
      */
     StreamingCheck(List<IsolationLevel> levels, CheckOptions options, InitialState initial, LongSupplier clock,
                    Consumer<Detection> onDetection) {
+        this(levels, options, initial, clock, onDetection, Pacing.RUN, null);
+    }
+
+    /** As the run's, paced by {@code pacing}, telling {@code listener} (null: nobody) of each check. */
+    StreamingCheck(List<IsolationLevel> levels, CheckOptions options, InitialState initial, LongSupplier clock,
+                   Consumer<Detection> onDetection, Pacing pacing, CheckListener listener) {
         this.levels = List.copyOf(levels);
         // Only "is a level asked for violated?" matters here: naming the weakest violated level would add the weaker
         // levels' checks (causal reachability, prefix search) to the detection latency.
         this.options = options.withSearchBudget(Math.min(options.searchBudget(), STREAM_SEARCH_BUDGET))
+                .withSolverTimeoutMillis(Math.min(options.solverTimeoutMillis(), STREAM_SOLVER_MS))
                 .withWeakerLevels(false);
         this.initial = initial;
         this.clock = clock;
         this.onDetection = onDetection;
+        this.pacing = pacing;
+        this.listener = listener;
         thread.setDaemon(true);
     }
 
@@ -92,9 +126,11 @@ final class StreamingCheck implements AutoCloseable {
     }
 
     private void loop() {
+        long cpu0 = cpuNs();
         try {
             checkUntilViolation();
         } finally {
+            cpuNsTotal = cpuNs() - cpu0;
             synchronized (lock) {
                 completed = null; // a long run after its first violation must not keep every transaction
             }
@@ -102,7 +138,7 @@ final class StreamingCheck implements AutoCloseable {
     }
 
     private void checkUntilViolation() {
-        CompletedPrefix prefix = new CompletedPrefix(initial);
+        StreamingChecker checker = new StreamingChecker(levels, options, initial, true).wholeChecksInBackground();
         int taken = 0;
         long next = System.nanoTime();
         while (!closed) {
@@ -114,31 +150,43 @@ final class StreamingCheck implements AutoCloseable {
                     return;
                 }
             }
-            long begin = System.nanoTime(), cpu = cpuNs();
-            next = begin + MIN_INTERVAL_NS;
+            long begin = System.nanoTime(), cpu = pacing.shareCpu() ? cpuNs() : 0;
+            next = begin + pacing.minIntervalNs();
             Txn[] fresh;
             synchronized (lock) {
                 fresh = Arrays.copyOf(completed, count);
                 Arrays.fill(completed, 0, count, null); // the prefix holds them now
                 count = 0;
             }
-            if (fresh.length == 0) continue; // nothing new completed
+            if (fresh.length == 0) {
+                if (checker.waiting()) { // a whole check in the background may have ended: take its verdict
+                    try {
+                        if (check(checker, begin, taken)) return;
+                    } catch (RuntimeException e) {
+                        gaveUp = e.getClass().getSimpleName() + ": " + e.getMessage();
+                        return;
+                    }
+                }
+                // a benchmark looks again 0.1 ms later: a lag measured to that, without spinning on the feeder's core
+                if (!pacing.shareCpu()) java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                continue; // nothing new completed
+            }
             taken += fresh.length;
             if (taken > MAX_TXNS) {
                 gaveUp = "more than " + MAX_TXNS + " transactions: the end-of-run check alone decides";
                 return;
             }
             try {
-                for (Txn t : fresh) prefix.add(t);
-                if (check(prefix.history(), begin)) return;
+                for (Txn t : fresh) checker.add(t);
+                if (check(checker, begin, taken)) return;
             } catch (RuntimeException e) {
-                // A prefix the checker refuses (not a mini-transaction history, ...) stops streaming, never the run.
+                // A prefix the checker refuses (a history of an unexpected shape, ...) stops streaming, never the run.
                 gaveUp = e.getClass().getSimpleName() + ": " + e.getMessage();
                 return;
             }
             // At most half of one core: idle at least as long as the check computed. CPU time, not wall time: on two
             // busy cores the check gets a small share, and idling for its wall time would starve it twice.
-            next = Math.max(next, System.nanoTime() + (cpuNs() - cpu));
+            if (pacing.shareCpu()) next = Math.max(next, System.nanoTime() + (cpuNs() - cpu));
         }
     }
 
@@ -148,16 +196,22 @@ final class StreamingCheck implements AutoCloseable {
         return mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
     }
 
-    /** Checks prefix {@code p}; true when it holds a violation (reported). */
-    private boolean check(CompletedPrefix.Prefix p, long begin) {
-        if (p.history().size() == 0) return false;
-        Result r = Checker.check(p.history(), levels, options);
-        long ms = (System.nanoTime() - begin) / 1_000_000;
+    /** Checks the prefix of {@code checker}, which holds {@code taken} transactions; true on a violation (reported). */
+    private boolean check(StreamingChecker checker, long begin, int taken) {
+        StreamingChecker.Step s = checker.check();
+        busy = checker.waiting();
+        long end = System.nanoTime();
+        if (listener != null) listener.checked(taken, s == null ? prefixTxns : s.txns(), end);
+        if (s == null) return false; // an empty prefix: everything so far waits for a writer in flight
+        long ms = (end - begin) / 1_000_000;
         lastCheckMs = ms;
         checkMsMax = Math.max(checkMsMax, ms);
-        prefixTxns = p.history().size();
+        prefixTxns = s.txns();
         checks++;
-        if (r.verdict() != Verdict.INVALID || closed) return false;
+        wholeChecks = (int) checker.wholeChecks(); // background ones included, whether or not their step was shown
+        if (!s.violation() || closed) return false;
+        Result r = s.result();
+        CompletedPrefix.Prefix p = s.prefix();
         detection = detection(r, p, clock.getAsLong());
         onDetection.accept(detection);
         return true;
@@ -186,6 +240,21 @@ final class StreamingCheck implements AutoCloseable {
         closed = true;
         thread.interrupt();
         thread.join();
+    }
+
+    /** True while a whole check of a list-append prefix runs in the background, its verdict not yet taken. */
+    boolean busy() {
+        return busy;
+    }
+
+    /** CPU time the checking thread used, ns, once it ended (0 where the JVM cannot tell). */
+    long checkingCpuNs() {
+        return cpuNsTotal;
+    }
+
+    /** Checks of the whole prefix so far (the others were answered by the incremental screen of list-append). */
+    int wholeChecks() {
+        return wholeChecks;
     }
 
     StreamingReport report() {

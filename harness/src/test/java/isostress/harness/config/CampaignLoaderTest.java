@@ -73,11 +73,15 @@ class CampaignLoaderTest {
     }
 
     @Test
-    void streamingIsForMiniTransactionWorkloads() {
-        assertTrue(!CampaignLoader.parse(FILE, "workload: {type: list-append}\n").streaming(), "off by default");
+    void streamingIsForTheWorkloadsWithUniqueWrittenValues() {
+        assertTrue(CampaignLoader.parse(FILE, "workload: {type: list-append}\n").streaming(), "on by default");
+        assertTrue(CampaignLoader.parse(FILE, "workload: {type: rw-register}\n").streaming(), "on by default");
+        assertTrue(!CampaignLoader.parse(FILE, "workload: {type: list-append}\ncheck: {streaming: false}\n")
+                .streaming());
+        assertTrue(!CampaignLoader.parse(FILE, "workload: {type: cas}\n").streaming(), "off by default");
         assertTrue(!CampaignLoader.parse(FILE, "check: {streaming: false}\n").streaming());
-        hasProblem(problems("workload: {type: rw-register}\ncheck:\n  streaming: true\n"),
-                "camp.yaml:3 check.streaming:", "needs workload.type mini");
+        hasProblem(problems("workload: {type: cas}\ncheck:\n  streaming: true\n"),
+                "camp.yaml:3 check.streaming:", "needs workload.type mini, rw-register or list-append");
     }
 
     @Test

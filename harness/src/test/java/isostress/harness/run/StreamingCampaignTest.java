@@ -98,6 +98,28 @@ class StreamingCampaignTest {
         }
     }
 
+    /**
+     * list-append and rw-register are checked while running too: repeatable read gives write skew on lists and
+     * registers alike, found while running, the run cut short, the end-of-run check agreeing.
+     */
+    @Test
+    void generalWorkloadsEndAtTheirFirstViolationToo() throws Exception {
+        for (String type : List.of("list-append", "rw-register")) {
+            Campaign c = Campaigns.parse(store, yaml("pg-rr-" + type, "repeatable-read", "60s",
+                    "stop-on-violation: true\n").replace("type: mini", "type: " + type));
+            List<RunOutcome> outcomes = runAll(c, new StringBuilder());
+            RunOutcome o = outcomes.get(0);
+            assertNull(o.error(), o.error());
+            StreamingReport.Detection d = o.detection();
+            assertNotNull(d, type + ": detected while running: " + o.streaming());
+            assertTrue(o.stats().seconds() < 30, type + ": the run ended early, after " + o.stats().seconds() + " s");
+            assertEquals(Verdict.INVALID, o.result().level(SERIALIZABLE).verdict(), "the end-of-run check agrees");
+            History h = HistoryFormat.JSONL.read(o.dir().history());
+            int id = Integer.parseInt(d.txn().substring(1));
+            assertEquals(d.completedNs(), h.txn(id).completeTime(), d.txn() + " in " + o.dir().history());
+        }
+    }
+
     @Test
     void campaignModeStartsNoRunAfterAViolatingOne() throws Exception {
         Campaign c = Campaigns.parse(store, yaml("pg-rr-campaign", "repeatable-read", "60s",
