@@ -1,28 +1,14 @@
 package isostress.harness.faults;
 
-import java.util.EnumSet;
-import java.util.Set;
-
 /**
  * {@code kill-primary-patroni}: SIGKILL of the primary's failover manager alone. Without a watchdog device nothing
  * fences the database server it leaves behind: a zombie primary that keeps accepting writes while the others, once
  * the leader key expires, promote a new one. Healing starts the manager again, which finds another leader and
  * demotes its server (pg_rewind when the timelines forked); writes the zombie acknowledged meanwhile are then gone.
  */
-public final class KillPrimaryManagerFault implements Fault {
-    @Override
-    public String name() {
-        return "kill-primary-patroni";
-    }
-
-    @Override
-    public Set<Need> needs() {
-        return EnumSet.of(Need.STARTED_DATABASE, Need.FAILOVER_MANAGER);
-    }
-
-    @Override
-    public boolean onPrimary() {
-        return true;
+public final class KillPrimaryManagerFault extends PrimaryFault {
+    public KillPrimaryManagerFault() {
+        super("kill-primary-patroni");
     }
 
     @Override

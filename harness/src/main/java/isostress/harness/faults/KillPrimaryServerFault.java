@@ -1,28 +1,15 @@
 package isostress.harness.faults;
 
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * {@code kill-primary-postgres}: SIGKILL of the primary's database server alone. Its manager still holds the leader
  * key and starts the server again in place (crash recovery), so there is normally no failover; healing waits until
  * the manager reports the member running.
  */
-public final class KillPrimaryServerFault implements Fault {
-    @Override
-    public String name() {
-        return "kill-primary-postgres";
-    }
-
-    @Override
-    public Set<Need> needs() {
-        return EnumSet.of(Need.STARTED_DATABASE, Need.FAILOVER_MANAGER);
-    }
-
-    @Override
-    public boolean onPrimary() {
-        return true;
+public final class KillPrimaryServerFault extends PrimaryFault {
+    public KillPrimaryServerFault() {
+        super("kill-primary-postgres");
     }
 
     @Override

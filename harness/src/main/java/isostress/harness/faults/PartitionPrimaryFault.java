@@ -12,20 +12,14 @@ import java.util.Set;
  * still write to the old one, whose writes reach no replica. Healing removes the rules and waits until the member
  * runs again (as a replica, rewound when its timeline forked).
  */
-public final class PartitionPrimaryFault implements Fault {
-    @Override
-    public String name() {
-        return "partition-primary";
+public final class PartitionPrimaryFault extends PrimaryFault {
+    public PartitionPrimaryFault() {
+        super("partition-primary");
     }
 
     @Override
     public Set<Need> needs() {
         return EnumSet.of(Need.STARTED_DATABASE, Need.IPTABLES, Need.FAILOVER_MANAGER);
-    }
-
-    @Override
-    public boolean onPrimary() {
-        return true;
     }
 
     @Override

@@ -1,8 +1,5 @@
 package isostress.harness.faults;
 
-import java.util.EnumSet;
-import java.util.Set;
-
 /**
  * {@code pause-primary}: SIGSTOP of the primary's manager and its database server with every backend, as a machine
  * that stalls (a VM frozen, a long GC-like pause) rather than dies: clients' connections stay open and hang. Both
@@ -10,20 +7,9 @@ import java.util.Set;
  * leader key, and no failover would follow. With a duration beyond the leader key's ttl another member is promoted,
  * and on SIGCONT the old primary's manager finds it lost the key and demotes its server.
  */
-public final class PausePrimaryFault implements Fault {
-    @Override
-    public String name() {
-        return "pause-primary";
-    }
-
-    @Override
-    public Set<Need> needs() {
-        return EnumSet.of(Need.STARTED_DATABASE, Need.FAILOVER_MANAGER);
-    }
-
-    @Override
-    public boolean onPrimary() {
-        return true;
+public final class PausePrimaryFault extends PrimaryFault {
+    public PausePrimaryFault() {
+        super("pause-primary");
     }
 
     @Override

@@ -1,27 +1,13 @@
 package isostress.harness.faults;
 
-import java.util.EnumSet;
-import java.util.Set;
-
 /**
  * A planned switchover, as an operator runs for maintenance: the manager demotes the primary cleanly and promotes a
  * replica it picks. Nothing should be lost; sessions on the old primary see their connections close. Over once
  * done, so not held for the duration.
  */
-public final class SwitchoverFault implements Fault {
-    @Override
-    public String name() {
-        return "switchover";
-    }
-
-    @Override
-    public Set<Need> needs() {
-        return EnumSet.of(Need.STARTED_DATABASE, Need.FAILOVER_MANAGER);
-    }
-
-    @Override
-    public boolean onPrimary() {
-        return true;
+public final class SwitchoverFault extends PrimaryFault {
+    public SwitchoverFault() {
+        super("switchover");
     }
 
     @Override
