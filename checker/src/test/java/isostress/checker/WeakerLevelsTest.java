@@ -90,4 +90,44 @@ class WeakerLevelsTest {
         assertNull(r.stats().get(LevelEvaluation.NOT_EXAMINED), r.stats().toString());
         assertEquals(List.of(CAUSAL), r.weakestViolated());
     }
+
+    /**
+     * Write skew violates serializability only. The strongest weaker level, snapshot isolation, is checked first; it
+     * is valid, and every level below it is valid by implication, without a check of its own.
+     */
+    @Test
+    void aViolationOfSerializableAloneCostsOneWeakerCheck() {
+        History general = new Hist().concurrent(p(1, 2), "r 2 nil, w 1 1", "r 1 nil, w 2 1").build();
+        History mini = new Hist().concurrent(p(1, 2), "r 1 nil, r 2 nil, w 1 1", "r 1 nil, r 2 nil, w 2 1").build();
+        for (History h : List.of(general, mini)) {
+            Result r = Checker.check(h, List.of(SERIALIZABLE), CheckOptions.DEFAULTS);
+            assertEquals(List.of(SERIALIZABLE), r.weakestViolated(), r.levels().toString());
+            assertEquals(Verdict.VALID, r.level(SNAPSHOT_ISOLATION).verdict());
+            assertTrue(r.stats().containsKey("si_ms"), r.stats().toString());
+            for (var l : List.of(READ_COMMITTED, READ_ATOMIC, CAUSAL, PREFIX, PARALLEL_SNAPSHOT_ISOLATION)) {
+                assertEquals(Verdict.VALID, r.level(l).verdict(), l + " " + r.level(l).reason());
+                assertTrue(r.level(l).reason().startsWith("implied: the history is snapshot-isolation"),
+                        r.level(l).reason());
+                assertFalse(r.stats().containsKey(l.alias() + "_ms"), l + " was checked: " + r.stats());
+            }
+        }
+    }
+
+    /**
+     * When the strongest weaker level checked first is violated too, it is forgotten: the levels are examined from
+     * the weakest up as without it, and what the result reports (the weakest violated level, causal here, and
+     * snapshot isolation only as implied) is the same; only its time shows that it ran.
+     */
+    @Test
+    void aViolatedFirstCheckLeavesNoTraceInTheVerdicts() {
+        History h = new Hist().concurrent(p(1, 2, 3, 4, 5), "r 1 nil, w 1 1", "r 1 1, r 2 nil, w 2 1",
+                "r 2 1, r 1 nil", "r 3 nil, w 3 1", "r 3 nil, w 3 2").build();
+        Result r = Checker.check(h, List.of(SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertEquals(List.of(CAUSAL), r.weakestViolated());
+        assertTrue(r.stats().containsKey("probe_si_ms"), r.stats().toString());
+        assertTrue(r.level(SNAPSHOT_ISOLATION).reason().startsWith("implied: the history violates causal"),
+                r.level(SNAPSHOT_ISOLATION).reason());
+        // The lost update is reported once, though both serializable's check and the forgotten one found it.
+        assertEquals(1, r.anomalyCounts().getOrDefault("lost-update", 0), r.anomalyCounts().toString());
+    }
 }

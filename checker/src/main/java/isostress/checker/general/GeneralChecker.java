@@ -40,7 +40,6 @@ public final class GeneralChecker extends LevelEvaluation {
     private final Observations o;
     private final CheckOptions options;
     private final String shape;
-    private int lostUpdates = -1;
 
     private GeneralChecker(History h, AnomalyLog anomalies, Observations o, CheckOptions options, String shape) {
         super(h, anomalies);
@@ -161,7 +160,10 @@ public final class GeneralChecker extends LevelEvaluation {
 
     /** Lost updates: a version read by two transactions that both wrote its key. Reported once. */
     private int lostUpdates() {
-        if (lostUpdates >= 0) return lostUpdates;
+        return once("lost updates", this::reportLostUpdates);
+    }
+
+    private int reportLostUpdates() {
         int count = 0;
         int[] firstRmw = new int[o.versions];
         java.util.Arrays.fill(firstRmw, -1);
@@ -180,7 +182,6 @@ public final class GeneralChecker extends LevelEvaluation {
                 }
             }
         }
-        lostUpdates = count;
         return count;
     }
 

@@ -30,6 +30,8 @@ public final class AnomalyLog {
     private final Set<IsolationLevel> nonCycleViolated = EnumSet.noneOf(IsolationLevel.class);
     private final Map<String, Integer> seenCycles = new HashMap<>();
     private int omitted;
+    /** While a check runs on approval ({@link #hold()}), what it adds waits here instead of being listed. */
+    private List<Anomaly> held;
 
     public AnomalyLog(History h, int perType) {
         this.h = h;
@@ -58,8 +60,36 @@ public final class AnomalyLog {
         return w.isEmpty() ? null : w.get(0);
     }
 
-    /** Adds an anomaly; returns false when it was only counted (over the limit or a duplicate cycle). */
+    /**
+     * From now on, what is added is held back until {@link #release(List)} lists it or it is dropped: a level checked
+     * out of turn, whose anomalies count only if that level turns out to be the one to report.
+     */
+    public void hold() {
+        if (held != null) throw new IllegalStateException("already holding");
+        held = new ArrayList<>();
+    }
+
+    /** Stops holding; returns what was added meanwhile, in order, for {@link #release(List)} (or to drop). */
+    public List<Anomaly> endHold() {
+        List<Anomaly> out = held;
+        held = null;
+        return out == null ? List.of() : out;
+    }
+
+    /** Adds what a hold collected, as if it were added now. */
+    public void release(List<Anomaly> kept) {
+        for (Anomaly a : kept) add(a);
+    }
+
+    /**
+     * Adds an anomaly; returns false when it was only counted (over the limit or a duplicate cycle). While held, it
+     * is kept aside and true is returned: the check that adds it treats it as listed, as it will be if released.
+     */
     public boolean add(Anomaly a) {
+        if (held != null) {
+            held.add(a);
+            return true;
+        }
         a = a.withKeyNames(h.keyNames());
         if (!a.steps().isEmpty()) {
             // The same cycle may be found by several level checks; list it once.
@@ -99,6 +129,13 @@ public final class AnomalyLog {
         // Decide on a copy without transactions first: materialising a transaction costs its length, and a
         // transaction with n bad reads would otherwise cost n times its length when only perType are listed
         // (found by HistoryFuzzTest: 100,000 thin-air reads in one transaction took minutes).
+        if (held != null) {
+            List<Txn> txns = new ArrayList<>();
+            txns.add(h.txn(t));
+            for (int o : others) txns.add(h.txn(o));
+            held.add(new Anomaly(type, CycleVariant.NONE, alias, alias.level(), txns, steps, h.op(op), h.opKey(op)));
+            return;
+        }
         Anomaly probe = new Anomaly(type, CycleVariant.NONE, alias, alias.level(), List.of(), steps, h.op(op),
                 h.opKey(op));
         if (!add(probe)) return;

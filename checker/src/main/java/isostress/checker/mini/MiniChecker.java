@@ -33,7 +33,6 @@ import java.util.Map;
  */
 public final class MiniChecker extends LevelEvaluation {
     private final MiniContext ctx;
-    private int lostUpdates = -1, serCycles = -1, siCycles = -1;
 
     private MiniChecker(History h, AnomalyLog anomalies, RegisterIndex m, CheckOptions options) {
         super(h, anomalies);
@@ -162,18 +161,15 @@ public final class MiniChecker extends LevelEvaluation {
     }
 
     private int lostUpdates() {
-        if (lostUpdates < 0) lostUpdates = LostUpdates.report(ctx);
-        return lostUpdates;
+        return once("lost updates", () -> LostUpdates.report(ctx));
     }
 
     private int serCycles() {
-        if (serCycles < 0) serCycles = SerChecker.cycles(ctx);
-        return serCycles;
+        return once("ser cycles", () -> SerChecker.cycles(ctx));
     }
 
     private int siCycles() {
-        if (siCycles < 0) siCycles = SiChecker.cycles(ctx);
-        return siCycles;
+        return once("si cycles", () -> SiChecker.cycles(ctx));
     }
 
     /** PC with lost updates: the version order is not fixed, so search (Biswas &amp; Enea §4.2). */
