@@ -42,10 +42,9 @@ public interface DbNode {
     void resume() throws IOException;
 
     /**
-     * iptables matches (each dropped as given, in both directions where it names both) that a partition adds to
-     * cutting the node's client port: the links to the rest of its group that do not pass that port (a standby's
-     * replication connection to its primary). Empty for a single server and for a node whose peers are
-     * {@link #peerPorts()}.
+     * What a partition drops besides the node's client port: iptables matches, one per direction, of the links to
+     * the rest of its group that do not pass that port (a standby's replication connection to its primary). Empty
+     * for a single server and for a node whose peers are {@link #peerPorts()}.
      */
     default List<List<String>> groupLinks() {
         return List.of();
