@@ -65,10 +65,14 @@ final class NemesisSection {
 
     /** Targets beyond the database's nodes, and faults that need a database isostress starts on an external one. */
     static void checkAgainst(ConfigNode n, NemesisSpec nemesis, DatabaseSpec db) {
+        // A primary with read replicas is nodes n1 (the primary), n2, ... (its standbys).
+        int standbys = db.replicas() == null ? 0 : db.replicas().count();
+        int nodes = db.nodes() + standbys;
         for (int i = 0; i < nemesis.targets().size(); i++) {
-            if (nemesis.targets().get(i) > db.nodes()) {
+            if (nemesis.targets().get(i) > nodes) {
                 n.problem("targets[" + i + "]", "node " + nemesis.targets().get(i) + " does not exist: the database has "
-                        + db.nodes() + " node(s)");
+                        + nodes + " node(s)" + (standbys > 0 ? " (n1 the primary, n2 to n" + nodes
+                        + " its standbys)" : ""));
             }
         }
         boolean started = db.provision() != Provision.EXTERNAL;

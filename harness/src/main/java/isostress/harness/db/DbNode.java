@@ -40,4 +40,22 @@ public interface DbNode {
 
     /** SIGCONT, undoing {@link #pause()}. */
     void resume() throws IOException;
+
+    /**
+     * What a partition drops besides the node's client port: iptables matches, one per direction, of the links to
+     * the rest of its group that do not pass that port (a standby's replication connection to its primary). Empty
+     * for a single server and for a node whose peers are {@link #peerPorts()}.
+     */
+    default List<List<String>> groupLinks() {
+        return List.of();
+    }
+
+    /**
+     * After a fault on this node was healed: waits, at most {@code wait}, until the node is back in its group where
+     * serving clients is not all (a standby streams from its primary again and has replayed what the primary had
+     * written; a primary has its standbys streaming again), and throws saying what is missing otherwise. Nothing for
+     * a node without such a group.
+     */
+    default void awaitRejoined(java.time.Duration wait) throws IOException, InterruptedException {
+    }
 }

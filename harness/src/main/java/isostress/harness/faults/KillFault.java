@@ -3,7 +3,10 @@ package isostress.harness.faults;
 import java.util.EnumSet;
 import java.util.Set;
 
-/** SIGKILL a node, then start it again and wait until it serves clients (a cluster node: until it is synced). */
+/**
+ * SIGKILL a node, then start it again and wait until it serves clients (a cluster node: until it is synced; a read
+ * replica: until it streams from its primary again, which the {@link Nemesis} waits for after every heal).
+ */
 public final class KillFault implements Fault {
     @Override
     public String name() {

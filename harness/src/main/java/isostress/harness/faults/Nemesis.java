@@ -40,6 +40,8 @@ public final class Nemesis implements AutoCloseable {
     private final Object lock = new Object();
     /** The longest the nemesis waits for a primary to aim a role fault at, and for one after a fault. */
     static final Duration PRIMARY_WAIT = Duration.ofSeconds(60);
+    /** The longest the nemesis waits, after healing a fault, for the node to be back in its group (a standby streaming). */
+    static final Duration REJOIN_WAIT = Duration.ofSeconds(60);
     private Thread thread;
     private volatile boolean stopping;
     private boolean closed;
@@ -143,6 +145,10 @@ public final class Nemesis implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             active.heal().run();
+            // A fault on a server is over when the server is back in its group: a standby streams again, a primary
+            // has its standbys again (a no-op for other nodes). Timed with the healing: a standby's restart-ms runs
+            // until it streams.
+            if (fault.needs().contains(Fault.Need.STARTED_DATABASE)) node.awaitRejoined(REJOIN_WAIT);
         } catch (IOException | RuntimeException e) {
             error = (error == null ? "" : error + "; ") + "healing: " + e.getMessage();
         } catch (InterruptedException e) {

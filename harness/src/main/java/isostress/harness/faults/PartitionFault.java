@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * Cuts a node off with iptables rules in the harness's chain ({@link Iptables}): a cluster node from its peers (both
  * directions of every connection on their group-communication, IST and SST ports; clients still reach it, as in a
- * real network split between data-centre links), a single server from its clients; a member of a cluster under a
+ * real network split between data-centre links), a single server from its clients, a read replica (a standby) from
+ * its clients and its primary's replication ({@link DbNode#groupLinks}); a member of a cluster under a
  * failover manager from the manager's store and its peers, as the manager's {@link isostress.harness.db.Failover#links}
  * says. Healing flushes the chain.
  */
@@ -42,6 +43,7 @@ public final class PartitionFault implements Fault {
             String port = Integer.toString(node.clientPort());
             Iptables.drop(List.of("--dport", port));
             Iptables.drop(List.of("--sport", port));
+            for (List<String> m : node.groupLinks()) Iptables.drop(m);
             return;
         }
         for (DbNode other : cluster) {

@@ -297,7 +297,7 @@ class CampaignLoaderFuzzTest {
         var n = c.nemesis();
         if (n != null) {
             if (n.faults().isEmpty() || !positive(n.interval()) || !positive(n.duration()) || !positive(n.latency())
-                    || n.targets().stream().anyMatch(t -> t < 1 || t > d.nodes())) {
+                    || n.targets().stream().anyMatch(t -> t < 1 || t > d.nodes() + d.replicas().count())) {
                 bad.add("nemesis");
             }
             if (c.duration() != null && c.duration().compareTo(n.interval()) <= 0) bad.add("duration vs interval");

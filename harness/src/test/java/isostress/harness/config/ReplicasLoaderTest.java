@@ -74,7 +74,29 @@ class ReplicasLoaderTest {
                 + "  replicas: 1\n").database().replicas().count(), "so does PostgreSQL 11 (recovery.conf)");
         hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 1\nworkload: {type: sql}\n"),
                 "camp.yaml:3 database.replicas:", "sql workloads run on a single server");
-        hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 1\n"
-                + "nemesis: {faults: [kill]}\n"), "camp.yaml:3 database.replicas:", "faults (nemesis) do not run");
+    }
+
+    /**
+     * Faults run on standbys isostress starts on this machine, n2, n3, ... after the primary n1; Docker standbys are
+     * refused with a sentence, and so are targets beyond the standbys and role faults (no failover manager).
+     */
+    @Test
+    void faultsRunOnEmbeddedAndLocalStandbysOnly() {
+        Campaign c = CampaignLoader.parse(FILE, "database:\n  isolation: repeatable-read\n  replicas: 2\n"
+                + "nemesis: {faults: [kill, pause, partition, latency, drop], targets: [n2, n3]}\n");
+        assertEquals(2, c.database().replicas().count());
+        assertEquals(java.util.List.of(2, 3), c.nemesis().targets());
+        CampaignLoader.parse(FILE, "database:\n  provision: local\n  isolation: repeatable-read\n  replicas: 1\n"
+                + "nemesis: {faults: [kill]}\n");
+        hasProblem(problems("database:\n  provision: docker\n  isolation: repeatable-read\n  replicas: 1\n"
+                + "nemesis: {faults: [kill]}\n"), "camp.yaml:4 database.replicas:",
+                "faults (nemesis) run with replicas that isostress starts on this machine (provision: embedded or "
+                        + "local), not yet with provision: docker");
+        hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 2\n"
+                + "nemesis:\n  faults: [kill]\n  targets: [n4]\n"), "camp.yaml:6 nemesis.targets[0]:",
+                "node 4 does not exist: the database has 3 node(s) (n1 the primary, n2 to n3 its standbys)");
+        hasProblem(problems("database:\n  isolation: repeatable-read\n  replicas: 2\n"
+                + "nemesis:\n  faults: [crash-primary]\n"), "camp.yaml:5 nemesis.faults:",
+                "crash-primary acts on the primary a failover manager elects: it needs provision: patroni");
     }
 }

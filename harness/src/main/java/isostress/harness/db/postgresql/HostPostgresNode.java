@@ -27,6 +27,18 @@ final class HostPostgresNode implements DbNode {
     private final String url;
     private final Path log;
     private List<String> command;
+    /** The replication group this node is part of (a primary with standbys), or null for a single server. */
+    private volatile Group group;
+
+    /**
+     * A primary and its standbys, as one node's faults see them: which links a partition cuts besides the node's
+     * client port, and when a healed node is back in the group ({@link HostStandbys}).
+     */
+    interface Group {
+        List<List<String>> links(HostPostgresNode node);
+
+        void awaitRejoined(HostPostgresNode node, java.time.Duration wait) throws IOException, InterruptedException;
+    }
 
     HostPostgresNode(Path data, int port, String url, Path log) {
         this("n1", data, port, url, log, null);
@@ -146,6 +158,23 @@ final class HostPostgresNode implements DbNode {
 
     Path data() {
         return data;
+    }
+
+    /** Makes this node part of {@code group}. */
+    void joined(Group group) {
+        this.group = group;
+    }
+
+    @Override
+    public List<List<String>> groupLinks() {
+        Group g = group;
+        return g == null ? List.of() : g.links(this);
+    }
+
+    @Override
+    public void awaitRejoined(java.time.Duration wait) throws IOException, InterruptedException {
+        Group g = group;
+        if (g != null) g.awaitRejoined(this, wait);
     }
 
     Path log() {

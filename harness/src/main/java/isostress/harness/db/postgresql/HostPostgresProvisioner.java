@@ -61,6 +61,8 @@ final class HostPostgresProvisioner implements Provisioner {
         // checker reported them as lost updates). With it on, WAL reaches the kernel at commit, which survives a
         // process crash; fsync stays off (-F), as a machine crash is not a fault here.
         settings.put("synchronous_commit", "on");
+        // Each standby streams from an address of its own, so a partition can cut one standby's replication alone.
+        if (replicated) settings.put("listen_addresses", HostStandbys.listenAddresses(db.replicas().count()));
         settings.putAll(db.settings());
         int port = Host.freePort();
         PostgresBinaries.Server pg;

@@ -30,8 +30,13 @@ import java.util.stream.Stream;
  * which {@code synchronous_standby_names} refers to), then runs on its own port with the primary's command line.
  * Their data directories carry the harness's pid like the primary's ({@link Leftovers#prefix}), so the
  * {@link Watchdog} stops them too if the harness is killed.
+ *
+ * <p>Each standby reaches the primary at an address of its own, n2 at 127.0.0.2, n3 at 127.0.0.3, ... (the primary
+ * listens on them, {@link #listenAddresses}): the kernel still sends from 127.0.0.1, but a partition can then drop
+ * one standby's replication traffic by its destination address without touching the others' or the clients'
+ * ({@link #links}). After a fault the group waits until the node is back in it ({@link #awaitRejoined}).
  */
-final class HostStandbys implements AutoCloseable {
+final class HostStandbys implements AutoCloseable, HostPostgresNode.Group {
     /** The nodes' URLs name their user, and it needs no password. */
     private static final Properties LOGIN = new Properties();
     /** Files of a running server that a copy must not carry (the copy would think it is running). */
@@ -65,8 +70,8 @@ final class HostStandbys implements AutoCloseable {
                 Path data = Files.createTempDirectory(Leftovers.prefix("pg"));
                 int port = Host.freePort();
                 copy(primary.data(), data);
-                StandbyConfig standby = new StandbyConfig(major, "host=localhost port=" + primary.clientPort()
-                        + " user=postgres application_name=" + name);
+                StandbyConfig standby = new StandbyConfig(major, "host=" + replicationAddress(i) + " port="
+                        + primary.clientPort() + " user=postgres application_name=" + name);
                 for (Map.Entry<String, String> f : standby.files().entrySet()) {
                     Files.writeString(data.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
                 }
@@ -85,8 +90,51 @@ final class HostStandbys implements AutoCloseable {
             started.close();
             throw e;
         }
-        return new HostStandbys(primary, standbys, ReplicaLag.start(primary.url(), LOGIN, logs.resolve(
+        HostStandbys group = new HostStandbys(primary, standbys, ReplicaLag.start(primary.url(), LOGIN, logs.resolve(
                 "replication.log")));
+        primary.joined(group);
+        for (HostPostgresNode s : standbys) s.joined(group);
+        return group;
+    }
+
+    /**
+     * The primary's {@code listen_addresses} with {@code replicas} standbys: localhost for the clients, and the
+     * address each standby streams from ({@link #replicationAddress}).
+     */
+    static String listenAddresses(int replicas) {
+        StringBuilder out = new StringBuilder("localhost");
+        for (int i = 1; i <= replicas; i++) out.append(", ").append(replicationAddress(i));
+        return out.toString();
+    }
+
+    /** Where standby {@code i} (1: n2) reaches the primary: 127.0.0.2 for n2, ... */
+    static String replicationAddress(int i) {
+        return "127.0.0." + (i + 1);
+    }
+
+    /**
+     * A standby's replication connection, both ways: to the primary's port at the standby's own address and back.
+     * Nothing more for the primary: cutting its client port already cuts every standby's connection to it.
+     */
+    @Override
+    public List<List<String>> links(HostPostgresNode node) {
+        int i = standbys.indexOf(node);
+        if (i < 0) return List.of();
+        String address = replicationAddress(i + 1), port = Integer.toString(primary.clientPort());
+        return List.of(List.of("-d", address, "--dport", port), List.of("-s", address, "--sport", port));
+    }
+
+    /**
+     * A standby is back when the primary's {@code pg_stat_replication} shows it streaming and it has replayed the
+     * primary's WAL as of now; a primary when every standby is.
+     */
+    @Override
+    public void awaitRejoined(HostPostgresNode node, Duration wait) throws IOException, InterruptedException {
+        List<HostPostgresNode> which = node == primary ? standbys : List.of(node);
+        long deadline = System.nanoTime() + wait.toNanos();
+        ReplicaLag.awaitStreaming(primary.url(), which.stream().map(HostPostgresNode::name).toList(), LOGIN, wait);
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        ReplicaLag.awaitCaughtUp(primary.url(), which, HostPostgresNode::log, LOGIN, left);
     }
 
     List<HostPostgresNode> nodes() {

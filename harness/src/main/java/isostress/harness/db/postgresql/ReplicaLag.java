@@ -17,8 +17,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Samples how far each standby is behind its primary while a run goes on, every {@link #PERIOD_MS} ms, from the
@@ -50,36 +52,87 @@ final class ReplicaLag implements AutoCloseable {
         return lag;
     }
 
+    /**
+     * Samples until closed. A fault on the primary (killed, paused, partitioned) breaks the connection: the gap is a
+     * comment line and sampling starts again once the primary answers.
+     */
     private void sample(String url, Properties login) {
-        try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
-            c.setAutoCommit(true);
-            while (!stop) {
-                try (ResultSet rs = st.executeQuery("SELECT application_name, "
-                        + "pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), "
-                        + "EXTRACT(EPOCH FROM replay_lag) * 1000 FROM pg_stat_replication ORDER BY 1")) {
-                    long now = System.currentTimeMillis();
-                    while (rs.next()) {
-                        String name = rs.getString(1);
-                        double bytes = rs.getDouble(2);
-                        Double ms = rs.getObject(3) == null ? null : rs.getDouble(3);
-                        synchronized (this) {
-                            out.println(now + " " + name + " " + (long) bytes + " "
-                                    + (ms == null ? "null" : String.format("%.3f", ms)));
-                            samples.computeIfAbsent(name, k -> new ArrayList<>())
-                                    .add(new double[] {bytes, ms == null ? -1 : ms});
-                        }
-                    }
+        String broken = null;
+        while (!stop) {
+            try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
+                c.setAutoCommit(true);
+                if (broken != null) note("# sampling resumed");
+                broken = null;
+                while (!stop) {
+                    sampleOnce(st);
+                    Thread.sleep(PERIOD_MS);
                 }
-                Thread.sleep(PERIOD_MS);
+            } catch (SQLException e) {
+                if (!stop && broken == null) note("# sampling stopped: " + e.getMessage() + " (retrying)");
+                broken = e.getMessage();
+                try {
+                    Thread.sleep(5 * PERIOD_MS);
+                } catch (InterruptedException i) {
+                    return; // closing
+                }
+            } catch (InterruptedException e) {
+                return; // closing
             }
-        } catch (SQLException e) {
-            if (!stop) {
+        }
+    }
+
+    private void sampleOnce(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT application_name, "
+                + "pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), "
+                + "EXTRACT(EPOCH FROM replay_lag) * 1000 FROM pg_stat_replication ORDER BY 1")) {
+            long now = System.currentTimeMillis();
+            while (rs.next()) {
+                String name = rs.getString(1);
+                double bytes = rs.getDouble(2);
+                Double ms = rs.getObject(3) == null ? null : rs.getDouble(3);
                 synchronized (this) {
-                    out.println("# sampling stopped: " + e.getMessage());
+                    out.println(now + " " + name + " " + (long) bytes + " "
+                            + (ms == null ? "null" : String.format("%.3f", ms)));
+                    samples.computeIfAbsent(name, k -> new ArrayList<>())
+                            .add(new double[] {bytes, ms == null ? -1 : ms});
                 }
             }
-        } catch (InterruptedException e) {
-            // closing
+        }
+    }
+
+    private synchronized void note(String line) {
+        out.println(line);
+    }
+
+    /**
+     * Waits until the primary's {@code pg_stat_replication} shows each of {@code standbys} (application names)
+     * streaming, at most {@code wait}; else names those that are not.
+     */
+    static void awaitStreaming(String primaryUrl, List<String> standbys, Properties login, Duration wait)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        Set<String> streaming = new TreeSet<>();
+        String error = null;
+        while (true) {
+            try (Connection c = connect(primaryUrl, login); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT application_name FROM pg_stat_replication "
+                         + "WHERE state = 'streaming'")) {
+                streaming.clear();
+                while (rs.next()) streaming.add(rs.getString(1));
+                error = null;
+                if (streaming.containsAll(standbys)) return;
+            } catch (SQLException e) {
+                error = e.getMessage(); // the primary is starting, or still cut off
+            }
+            if (System.nanoTime() > deadline) {
+                List<String> missing = new ArrayList<>(standbys);
+                missing.removeAll(streaming);
+                throw new IOException("replica(s) " + String.join(", ", missing) + " not streaming from the primary "
+                        + "within " + wait.toSeconds() + " s (its pg_stat_replication "
+                        + (error == null ? "shows " + (streaming.isEmpty() ? "none" : String.join(", ", streaming))
+                        : "unreadable: " + error) + ")");
+            }
+            Thread.sleep(50);
         }
     }
 
