@@ -41,12 +41,21 @@ public record CaptureLog(String node, long timeline, List<Branch> branches, long
         }
     }
 
-    /** The stretches of this member's time as a primary not covered by the reads: none, one or two. */
+    /**
+     * The stretches of this member's time as a primary not covered by the reads: none, one or two. A member that was
+     * the primary before the capture began (it began before the history's first transaction) has none before its
+     * first read, and the one still primary at the end (read to its end after the sessions stopped) none after its
+     * last.
+     */
     public List<Gap> gaps() {
         if (readFrom == Long.MAX_VALUE) return List.of(new Gap(node, timeline, primaryFrom, primaryTo));
         java.util.ArrayList<Gap> out = new java.util.ArrayList<>(2);
-        if (primaryFrom < readFrom) out.add(new Gap(node, timeline, primaryFrom, readFrom));
-        if (primaryTo > readTo) out.add(new Gap(node, timeline, readTo, primaryTo));
+        // A primary since before the capture began: the capture began before the history's first transaction.
+        if (primaryFrom != Long.MIN_VALUE && primaryFrom < readFrom) {
+            out.add(new Gap(node, timeline, primaryFrom, readFrom));
+        }
+        // Still the primary at the end: read to its end after the sessions stopped, so no gap follows the last read.
+        if (primaryTo != Long.MAX_VALUE && primaryTo > readTo) out.add(new Gap(node, timeline, readTo, primaryTo));
         return out;
     }
 

@@ -36,8 +36,22 @@ final class PatroniWitness {
             assertTrue(log.timeline(t) >= 1, "line " + log.line(t) + " names no timeline");
             logs.add(log.node(t) + " timeline " + log.timeline(t));
         }
-        System.out.println("patroni witness: logs read " + logs);
+        System.out.println("patroni witness: logs read " + logs + "; version order " + o.result().stats()
+                .get("version_order"));
         for (CaptureLog c : log.captureLogs()) System.out.println("patroni witness: " + c);
+        // Commits on no surviving timeline: a log's lines past where the final timeline's ancestry left it (a
+        // zombie's acknowledged commits, read under its own name and old timeline).
+        CaptureLog last = log.captureLogs().stream().filter(c -> c.primaryTo() == Long.MAX_VALUE)
+                .max(java.util.Comparator.comparingLong(CaptureLog::timeline)).orElseThrow();
+        java.util.Map<String, Integer> diverged = new java.util.TreeMap<>();
+        for (int t = 0; t < log.size(); t++) {
+            long at = last.switchPoint(log.timeline(t));
+            if (log.timeline(t) != last.timeline() && (at < 0 || log.pos(t) > at)) {
+                diverged.merge(log.node(t) + " timeline " + log.timeline(t), 1, Integer::sum);
+            }
+        }
+        System.out.println("patroni witness: commits on no surviving timeline " + diverged + " (final " + last.node()
+                + " timeline " + last.timeline() + ")");
         // The primary moved: the commits of at least two members' times as a primary are in it, on two timelines.
         assertTrue(logs.size() >= 2, "one log only: " + logs);
         assertTrue(log.timeline(log.size() - 1) >= 2 || logs.stream().anyMatch(s -> !s.endsWith("timeline 1")), logs
