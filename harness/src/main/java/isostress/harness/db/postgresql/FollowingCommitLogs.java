@@ -43,10 +43,11 @@ final class FollowingCommitLogs implements CommitLogCapture {
         login.setProperty("socketTimeout", "30"); // a paused member blocks a probe at most this long
         WitnessLines out = new WitnessLines(witness);
         List<MemberLog> members = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicLong newest = new java.util.concurrent.atomic.AtomicLong();
         for (DbNode n : db.nodes()) {
             // The member's own client address, not the cluster's URL: each member is asked about itself.
             members.add(new MemberLog(n.name(), "jdbc:postgresql://" + n.host() + ":" + n.clientPort() + "/postgres",
-                    login, out));
+                    login, out, newest));
         }
         FollowingCommitLogs logs = new FollowingCommitLogs(out, members);
         try {

@@ -33,6 +33,14 @@ final class MemberLog {
     /** Rows per read, at least (a read stops at the first commit after this many). */
     private static final int BATCH = 20_000;
     static final long POLL_MS = 1000;
+    /**
+     * How often a zombie is read: a member still a primary on a timeline that another member has left by promotion.
+     * What it acknowledges is on no surviving timeline, and it is demoted (Patroni stops it at once, with no
+     * checkpoint) when its Patroni returns: read every second, its last second of commits, the very ones the final
+     * reads find lost, went unread. Only while a zombie lasts, as each read decodes again from the slot's restart
+     * point.
+     */
+    static final long ZOMBIE_POLL_MS = 100;
 
     /**
      * One time as a primary on one timeline. Times are {@link System#nanoTime()}.
@@ -58,7 +66,7 @@ final class MemberLog {
     private final Properties login;
     private final WitnessLines out;
     private final List<Stint> stints = new ArrayList<>();
-    private Stint current;
+    private volatile Stint current;
     private Connection c;
     private long lastStandbyProbe = Long.MIN_VALUE;
     private boolean slotsCleared;
@@ -67,11 +75,22 @@ final class MemberLog {
     private volatile String problem;
     private Thread poller;
 
-    MemberLog(String node, String url, Properties login, WitnessLines out) {
+    /** The highest timeline any member was last found a primary on, shared by the cluster's members. */
+    private final java.util.concurrent.atomic.AtomicLong newestTimeline;
+
+    MemberLog(String node, String url, Properties login, WitnessLines out,
+              java.util.concurrent.atomic.AtomicLong newestTimeline) {
         this.node = node;
         this.url = url;
         this.login = login;
         this.out = out;
+        this.newestTimeline = newestTimeline;
+    }
+
+    /** True while the member is a primary on a timeline older than another member's: a zombie. */
+    private boolean zombie() {
+        Stint s = current;
+        return s != null && s.primaryTo == Long.MAX_VALUE && s.timeline < newestTimeline.get();
     }
 
     String node() {
@@ -102,7 +121,7 @@ final class MemberLog {
             while (!stopping && problem == null) {
                 problem = probe();
                 try {
-                    Thread.sleep(POLL_MS);
+                    Thread.sleep(zombie() ? ZOMBIE_POLL_MS : POLL_MS);
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -145,6 +164,7 @@ final class MemberLog {
             }
             slotsCleared = false;
             long tl = timeline();
+            newestTimeline.accumulateAndGet(tl, Math::max);
             if (current == null || current.timeline != tl || !slotExists(current.slot)) {
                 long carried = Long.MIN_VALUE;
                 if (current != null) {
