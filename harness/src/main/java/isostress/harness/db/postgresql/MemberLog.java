@@ -69,11 +69,12 @@ final class MemberLog {
     private volatile Stint current;
     private Connection c;
     private long lastStandbyProbe = Long.MIN_VALUE;
+    private final long created = System.nanoTime();
     private boolean slotsCleared;
     private volatile long written;
     private volatile boolean stopping;
     private volatile String problem;
-    private Thread poller;
+    private volatile Thread poller;
 
     /** The highest timeline any member was last found a primary on, shared by the cluster's members. */
     private final java.util.concurrent.atomic.AtomicLong newestTimeline;
@@ -171,8 +172,14 @@ final class MemberLog {
                     current.primaryTo = System.nanoTime(); // it left that timeline, or lost its slot, meanwhile
                     if (current.timeline == tl) carried = current.lastPos;
                 }
-                // Since the last probe that found it a standby it may have been a primary; before any, since ever.
-                long from = current != null && current.timeline == tl ? current.readTo : lastStandbyProbe;
+                // Since the last probe that found it a standby it may have been a primary; with none, since the
+                // capture began (before the history's first transaction), or since ever for the first probes, made
+                // before the first transaction. On the same timeline (its slot lost): since its last read.
+                long from = lastStandbyProbe != Long.MIN_VALUE ? lastStandbyProbe
+                        : poller != null ? created : Long.MIN_VALUE;
+                if (current != null && current.timeline == tl) {
+                    from = current.readTo != Long.MIN_VALUE ? current.readTo : current.primaryFrom;
+                }
                 String slot = "isostress_witness_" + node + "_tl" + tl + "_" + ProcessHandle.current().pid()
                         + (stints.isEmpty() ? "" : "_" + stints.size());
                 current = new Stint(tl, branches(tl), from, slot, carried);
