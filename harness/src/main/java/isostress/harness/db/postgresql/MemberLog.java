@@ -22,10 +22,12 @@ import java.util.Properties;
  * and the timeline, and the stint records from when to when every commit the member made there was read, and the
  * times between which it may have been a primary, so that the join knows which stretches no read covered.
  *
- * <p>Why not Patroni's permanent logical slots (a slot the primary keeps and the replicas copy): the copy on a
- * replica is advanced to what was confirmed on the old primary only every loop_wait, and needs the replica restarted
- * to appear; a member's own slot, made when it is found primary, costs a gap between its promotion and the slot,
- * which the stint records, and no restart. A zombie primary (its Patroni killed, its PostgreSQL still acknowledging
+ * <p>Why not Patroni's permanent logical slots (a {@code slots:} entry the primary keeps): Patroni makes a replica's
+ * copy by copying the slot's file from the primary and restarting the replica, then moves it with
+ * {@code pg_replication_slot_advance} to what the primary confirmed (Patroni's own account of the feature; not tried
+ * here). The harness would then restart members itself, and a promoted member's copy stands where the old primary's
+ * reader had confirmed, not where the promoted member's WAL left the old timeline. A member's own slot, made when it
+ * is found a primary, costs a gap between its promotion and the slot, which the stint records. A zombie primary (its Patroni killed, its PostgreSQL still acknowledging
  * commits while another member was promoted) keeps its slot and is read as long as it answers as a primary: its
  * commits are in the witness under its name and its old timeline.
  */
