@@ -118,11 +118,16 @@ final class FollowingCommitLogs implements CommitLogCapture {
                 throw new IOException("check.witness: the capture was not given the history's clock");
             }
             long end = System.nanoTime();
+            // The primary at the end is the one on the newest timeline: a switchover under way while the members
+            // were probed one by one may leave the old primary answering as one too.
+            long newest = members.stream().filter(MemberLog::primaryReadToEnd).mapToLong(m -> lastOf(m).timeline)
+                    .max().orElse(-1);
             List<String> lines = new ArrayList<>();
             for (MemberLog m : members) {
                 for (MemberLog.Stint s : m.stints()) {
-                    // A member unreachable at the end is no longer a primary for the history: its sessions ended.
-                    boolean last = s.primaryTo == Long.MAX_VALUE && m.primaryReadToEnd() && s == lastOf(m);
+                    // Any other is no longer a primary for the history (its sessions ended): its time ends now.
+                    boolean last = s.primaryTo == Long.MAX_VALUE && m.primaryReadToEnd() && s == lastOf(m)
+                            && s.timeline == newest;
                     lines.add(line(m.node(), s, last ? Long.MAX_VALUE : Math.min(s.primaryTo, end)));
                 }
             }
@@ -149,7 +154,8 @@ final class FollowingCommitLogs implements CommitLogCapture {
                 + ",\"primary_from_ns\":" + time(s.primaryFrom, Long.MIN_VALUE)
                 + ",\"read_from_ns\":" + (read ? Long.toString(s.readFrom - origin) : "null")
                 + ",\"read_to_ns\":" + (read ? Long.toString(s.readTo - origin) : "null")
-                + ",\"primary_to_ns\":" + time(primaryTo, Long.MAX_VALUE) + "}}";
+                + ",\"primary_to_ns\":" + time(primaryTo, Long.MAX_VALUE)
+                + ",\"reads\":" + s.reads + ",\"slowest_read_ms\":" + s.slowestRead / 1_000_000 + "}}";
     }
 
     /** A {@link System#nanoTime()} in the history's time, or null for {@code open}. */

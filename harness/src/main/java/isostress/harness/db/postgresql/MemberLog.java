@@ -54,6 +54,8 @@ final class MemberLog {
         final String slot;
         long readFrom = Long.MAX_VALUE, readTo = Long.MIN_VALUE, primaryTo = Long.MAX_VALUE;
         long lastPos;
+        /** Reads to the end of the log, and the longest one (ns): what the gap after the last read depends on. */
+        long reads, slowestRead;
 
         Stint(long timeline, List<long[]> branches, long primaryFrom, String slot, long lastPos) {
             this.timeline = timeline;
@@ -247,6 +249,7 @@ final class MemberLog {
      * by their position.
      */
     private void readToEnd(Stint st) throws SQLException, IOException {
+        long began = System.nanoTime();
         while (true) {
             long started = System.nanoTime();
             int rows = 0;
@@ -290,6 +293,8 @@ final class MemberLog {
             if (rows < BATCH) {
                 // Every commit flushed before this read began is in the file: an acknowledged one among them.
                 st.readTo = started;
+                st.reads++;
+                st.slowestRead = Math.max(st.slowestRead, System.nanoTime() - began);
                 return;
             }
         }
