@@ -81,6 +81,7 @@ public final class ResultJson {
         o.put("split_commit", w.splitCommit());
         o.put("failed_but_committed", w.failedButCommitted());
         o.put("unrecorded_write", w.unrecordedWrite());
+        if (w.inCaptureGap() > 0) o.put("in_capture_gap", w.inCaptureGap());
         ArrayNode fs = o.putArray("findings");
         for (WitnessFinding f : w.findings()) fs.add(finding(f));
         return o;
@@ -99,6 +100,7 @@ public final class ResultJson {
         for (WitnessTxn l : f.log()) {
             ObjectNode lo = log.addObject();
             lo.put("node", l.node());
+            if (l.timeline() >= 0) lo.put("timeline", l.timeline());
             lo.put("pos", l.pos());
             lo.put("txid", l.txid());
             if (l.line() > 0) lo.put("line", l.line());
@@ -148,6 +150,7 @@ public final class ResultJson {
                     ObjectNode e = log.addObject();
                     e.put("txn", t.id());
                     e.put("node", w.node());
+                    if (w.timeline() >= 0) e.put("timeline", w.timeline());
                     e.put("pos", w.pos());
                     e.put("txid", w.txid());
                     e.put("line", w.line());

@@ -25,8 +25,12 @@ public final class CommitLogNotes {
     private CommitLogNotes() {
     }
 
-    /** {@code r} with its anomalies' commit-log transactions; {@code h} is the history {@code r} was checked on. */
+    /**
+     * {@code r} with its anomalies' commit-log transactions, and its lost writes' explanations citing the log
+     * ({@link LostWriteCitation}); {@code h} is the history {@code r} was checked on.
+     */
     public static Result annotate(Result r, History h, Witness w) {
+        r = LostWriteCitation.cite(r, h, w);
         if (r.anomalies().isEmpty() || w.size() == 0) return r;
         // (key, value) of the anomalies' transactions' writes -> the transaction (its index in h).
         LongPairIntMap writer = new LongPairIntMap(64);

@@ -27,7 +27,8 @@ public final class Witness {
     private final int size, writes;
     private final int[] nodeOf;
     private final List<String> nodes;
-    private final long[] pos, txidNum;
+    private final long[] pos, txidNum, timeline;
+    private final List<CaptureLog> logs;
     private final String[] txidText;
     private final int[] line, writeEnd;
     private final byte[] kind;
@@ -42,6 +43,8 @@ public final class Witness {
         nodes = List.copyOf(b.nodes);
         pos = Arrays.copyOf(b.pos, size);
         txidNum = Arrays.copyOf(b.txidNum, size);
+        timeline = b.timeline == null ? null : Arrays.copyOf(b.timeline, size);
+        logs = List.copyOf(b.logs);
         txidText = b.txidText == null ? null : Arrays.copyOf(b.txidText, size);
         line = Arrays.copyOf(b.line, size);
         writeEnd = Arrays.copyOf(b.writeEnd, size);
@@ -62,7 +65,26 @@ public final class Witness {
 
     public String node(int t) { return nodes.get(nodeOf[t]); }
 
-    /** Nodes whose logs the witness holds. */
+    /** The PostgreSQL timeline the line names ({@code "timeline"}), or -1 when it names none. */
+    public long timeline(int t) { return timeline == null ? -1 : timeline[t]; }
+
+    /**
+     * The capture's account of each member's time as a primary ({@code log} lines), from a capture that follows a
+     * moving primary; empty for every other capture, whose logs cover the whole run.
+     */
+    public List<CaptureLog> captureLogs() { return logs; }
+
+    /** Every stretch of time in which some member may have committed what the file lacks. */
+    public List<CaptureLog.Gap> gaps() {
+        List<CaptureLog.Gap> out = new ArrayList<>();
+        for (CaptureLog l : logs) out.addAll(l.gaps());
+        return out;
+    }
+
+    /**
+     * Logs the witness holds: one per node, or per node and timeline when the lines name timelines (a member's
+     * positions increase only within one timeline: after a rewind it writes again from where another left).
+     */
     int nodeCount() { return nodes.size(); }
 
     /** The node's number (its order of first appearance), for grouping without string compares. */
@@ -102,7 +124,7 @@ public final class Witness {
         for (int w = firstWrite(t); w < endWrite(t); w++) {
             ws.add(op(kind[w], key[w], value[w]));
         }
-        return new WitnessTxn(node(t), pos[t], txid(t), line[t], ws);
+        return new WitnessTxn(node(t), timeline(t), pos[t], txid(t), line[t], ws);
     }
 
     /** A stored write as an op: {@code w}, {@code append} (the element appended) or {@code delete}. */
@@ -126,7 +148,8 @@ public final class Witness {
         private final String source;
         private int size = 0, writes = 0;
         private int[] nodeOf = new int[16], line = new int[16], writeEnd = new int[16];
-        private long[] pos = new long[16], txidNum = new long[16];
+        private long[] pos = new long[16], txidNum = new long[16], timeline;
+        private final List<CaptureLog> logs = new ArrayList<>();
         private String[] txidText;
         private final List<String> nodes = new ArrayList<>();
         private final Map<String, Integer> nodeIds = new HashMap<>();
@@ -147,8 +170,13 @@ public final class Witness {
          * @return null, or why it cannot follow the ones before (its position does not increase within its node)
          */
         public String begin(String node, long position, String txid, int srcLine) {
+            return begin(node, -1, position, txid, srcLine);
+        }
+
+        /** As {@link #begin(String, long, String, int)}, on PostgreSQL timeline {@code tl} of the node (-1: none). */
+        public String begin(String node, long tl, long position, String txid, int srcLine) {
             Long num = canonicalLong(txid);
-            String why = begin(node, position, srcLine);
+            String why = open(node, tl, position, srcLine);
             if (why != null) return why;
             if (num != null) {
                 txidNum[size - 1] = num;
@@ -161,7 +189,7 @@ public final class Witness {
 
         /** As {@link #begin(String, long, String, int)}, the transaction id a number written canonically. */
         String begin(String node, long position, long txid, int srcLine) {
-            String why = begin(node, position, srcLine);
+            String why = open(node, -1, position, srcLine);
             if (why == null) txidNum[size - 1] = txid;
             return why;
         }
@@ -169,20 +197,21 @@ public final class Witness {
         private String lastNode;
         private int lastNodeId;
 
-        private String begin(String node, long position, int srcLine) {
+        private String open(String node, long tl, long position, int srcLine) {
             // The reader's fast path hands the same string for the same node: no map lookup a line.
-            Integer n = node == lastNode ? Integer.valueOf(lastNodeId) : nodeIds.get(node);
+            String log = tl < 0 ? node : node + "\u0000timeline " + tl;
+            Integer n = log == lastNode ? Integer.valueOf(lastNodeId) : nodeIds.get(log);
             if (n == null) {
                 n = nodes.size();
                 nodes.add(node);
-                nodeIds.put(node, n);
+                nodeIds.put(log, n);
                 if (n == lastPos.length) lastPos = Arrays.copyOf(lastPos, n * 2);
             } else if (position <= lastPos[n]) {
-                return "\"pos\" " + position + " does not increase within node \"" + node + "\" (the one before is "
-                        + lastPos[n] + ")";
+                return "\"pos\" " + position + " does not increase within node \"" + node + "\""
+                        + (tl < 0 ? "" : " on timeline " + tl) + " (the one before is " + lastPos[n] + ")";
             }
             lastPos[n] = position;
-            lastNode = node;
+            lastNode = log;
             lastNodeId = n;
             if (size == pos.length) {
                 int c = size + (size >> 1);
@@ -192,7 +221,13 @@ public final class Witness {
                 pos = Arrays.copyOf(pos, c);
                 txidNum = Arrays.copyOf(txidNum, c);
                 if (txidText != null) txidText = Arrays.copyOf(txidText, c);
+                if (timeline != null) timeline = Arrays.copyOf(timeline, c);
             }
+            if (tl >= 0 && timeline == null) {
+                timeline = new long[pos.length];
+                Arrays.fill(timeline, 0, size, -1);
+            }
+            if (timeline != null) timeline[size] = tl;
             nodeOf[size] = n;
             pos[size] = position;
             line[size] = srcLine;
@@ -215,6 +250,9 @@ public final class Witness {
             String s = stringKeys.get(id);
             return s != null ? s : Long.toString(id);
         }
+
+        /** A capture's account of one member's time as a primary on one timeline (a {@code log} line). */
+        public void log(CaptureLog l) { logs.add(l); }
 
         public void write(long k, long v) { add(WRITE, k, v); }
 

@@ -45,6 +45,10 @@ import java.util.Set;
  * value is not known, which {@code ok} would turn into a read of the initial value), aborted ones {@code fail}; the
  * checkers then run on that history, so a read of an aborted {@code info} writer's value is a G1a.
  *
+ * <p>A capture that follows a moving primary says when some member's log was not read ({@link CaptureLog#gaps()}):
+ * an {@code ok} or {@code info} transaction that no log holds and that ran during such a gap is counted
+ * ({@link WitnessReport#inCaptureGap()}) and neither lost nor aborted, as the log that would hold it was not read.
+ *
  * <p>Linear in the history's and the log's writes (but for sorting each key's values): one index of the history's
  * writes ({@link WriterIndex}), then one pass over the log;
  * the evidence for the findings listed takes one more pass.
@@ -189,12 +193,15 @@ public final class WitnessJoin {
         Map<Integer, Outcome> resolved = new HashMap<>();
         Map<Integer, Kind> listed = new LinkedHashMap<>();
         long[] count = new long[Kind.values().length];
-        long infoCommitted = 0, infoAborted = 0;
+        long infoCommitted = 0, infoAborted = 0, inGap = 0;
+        List<CaptureLog.Gap> gaps = w.gaps();
         for (int t = 0; t < h.size(); t++) {
             if (nWrites[t] == 0) continue;
             Outcome o = h.outcome(t);
             Kind kind = null;
-            if (lastLog[t] < 0) {
+            if (lastLog[t] < 0 && o != Outcome.FAIL && inGap(h, t, gaps)) {
+                inGap++; // no log that could hold it was read while it ran: the log says nothing about it
+            } else if (lastLog[t] < 0) {
                 if (o == Outcome.OK) kind = Kind.LOST_WRITE;
                 else if (o == Outcome.INFO) {
                     infoAborted++;
@@ -217,8 +224,21 @@ public final class WitnessJoin {
         List<WitnessFinding> findings = evidence(h, w, keyIds, writer, opTxn, found, listed, unrecordedListed);
         WitnessReport report = new WitnessReport(w.source(), w.size(), matched, infoCommitted, infoAborted,
                 count[Kind.LOST_WRITE.ordinal()], count[Kind.SPLIT_COMMIT.ordinal()],
-                count[Kind.FAILED_BUT_COMMITTED.ordinal()], unrecorded, findings);
+                count[Kind.FAILED_BUT_COMMITTED.ordinal()], unrecorded, inGap, findings);
         return new Joined(resolved.isEmpty() ? h : h.withOutcomes(resolved), report, null, w);
+    }
+
+    /**
+     * True when {@code t} ran, from its invocation to its completion (or to the end, when it never completed), while
+     * some member may have committed what the capture did not read. Without times (a text history) every transaction
+     * might have, so none is judged by a log with gaps.
+     */
+    private static boolean inGap(History h, int t, List<CaptureLog.Gap> gaps) {
+        if (gaps.isEmpty()) return false;
+        long from = h.invokeTime(t), to = h.completeIndex(t) == History.PENDING ? Long.MAX_VALUE : h.completeTime(t);
+        if (from < 0 || to < 0) return true;
+        for (CaptureLog.Gap g : gaps) if (g.overlaps(from, to)) return true;
+        return false;
     }
 
     /**
@@ -296,7 +316,7 @@ public final class WitnessJoin {
     static WitnessTxn logTxn(Witness w, Map<Long, Long> keyIds, int L) {
         List<MicroOp> ws = new ArrayList<>();
         for (int i = w.firstWrite(L); i < w.endWrite(L); i++) ws.add(Witness.op(w.kind(i), historyKey(keyIds, w, i), w.value(i)));
-        return new WitnessTxn(w.node(L), w.pos(L), w.txid(L), w.line(L), ws);
+        return new WitnessTxn(w.node(L), w.timeline(L), w.pos(L), w.txid(L), w.line(L), ws);
     }
 
     /**

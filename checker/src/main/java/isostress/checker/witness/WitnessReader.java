@@ -16,7 +16,9 @@ import java.util.Arrays;
 
 /**
  * Reads a witness file (docs/witness.md): one JSON object per line,
- * {@code {"pos":17,"node":"n1","txid":"731","writes":[["w",3,17],["append",4,9],["delete",5]]}}.
+ * {@code {"pos":17,"node":"n1","txid":"731","writes":[["w",3,17],["append",4,9],["delete",5]]}}, optionally with
+ * the PostgreSQL {@code "timeline"} it was committed on; and, from a capture that follows a moving primary,
+ * {@code {"log": {...}}} lines saying when each member's log was read ({@link CaptureLogLine}).
  *
  * <p>Streams: each line is parsed on its own by Jackson's token parser (one parser a line, so an error is always the
  * line's own) into the {@link Witness} columns. Every field is type-checked and every bad line is an {@link InputException}
@@ -166,9 +168,10 @@ public final class WitnessReader {
 
     private static void entry(JsonParser p, int line, String source, Witness.Builder b, LineState state)
             throws IOException {
-        Long pos = null;
+        Long pos = null, timeline = null;
         String node = null, txid = null;
         boolean writesSeen = false;
+        CaptureLog log = null;
         // The writes may come before the header fields: they are kept until the whole line is known to be valid.
         WriteBuffer writes = state.writes;
         writes.n = 0;
@@ -201,9 +204,26 @@ public final class WitnessReader {
                     writesSeen = true;
                     writes(p, v, line, source, b, writes, state);
                     break;
+                case "timeline":
+                    if (v != JsonToken.VALUE_NUMBER_INT) {
+                        throw new InputException(source, line, "\"timeline\" must be an integer, got " + describe(p));
+                    }
+                    timeline = int64(p, "timeline", line, source);
+                    break;
+                case "log":
+                    log = CaptureLogLine.read(p, v, line, source);
+                    break;
                 default:
                     p.skipChildren();
             }
+        }
+        if (log != null) {
+            if (pos != null || node != null || txid != null || writesSeen || timeline != null) {
+                throw new InputException(source, line, "a \"log\" line (a capture's account of a member's log) "
+                        + "has no other field; a log transaction has no \"log\"");
+            }
+            b.log(log);
+            return;
         }
         if (pos == null) throw new InputException(source, line, "missing \"pos\" (the position in the node's log)");
         if (node == null) throw new InputException(source, line, "missing \"node\" (the node whose log this is)");
@@ -211,7 +231,10 @@ public final class WitnessReader {
         if (!writesSeen) {
             throw new InputException(source, line, "missing \"writes\" (the transaction's writes, [] when none)");
         }
-        String why = b.begin(node, pos, txid, line);
+        if (timeline != null && timeline < 0) {
+            throw new InputException(source, line, "\"timeline\" " + timeline + " is negative");
+        }
+        String why = b.begin(node, timeline == null ? -1 : timeline, pos, txid, line);
         if (why != null) throw new InputException(source, line, why + ": a node's log is in commit order");
         for (int i = 0; i < writes.n; i++) b.add(writes.kind[i], writes.key[i], writes.value[i]);
     }

@@ -38,10 +38,6 @@ final class CheckWitness {
         if (!db.type().capturesCommitLog()) {
             check.problem("witness", "needs a database whose commit log isostress reads ("
                     + Databases.either(Databases.names(Database::capturesCommitLog)) + "), was " + db.type().name());
-        } else if (db.provision() == Provision.PATRONI) {
-            // The capture decodes one server's log through a slot there; a failover moves the primary elsewhere.
-            check.problem("witness", "is not read from a Patroni cluster yet (its primary moves); use provision "
-                    + "embedded or local");
         } else if (!JOINED.contains(type)) {
             check.problem("witness", "applies to the mini, rw-register and list-append workloads (whose values name "
                     + "their writer), was " + type.yamlName());

@@ -11,6 +11,14 @@ import java.io.IOException;
  * the sessions ended, when it copies what the log holds up to then.
  */
 public interface CommitLogCapture extends AutoCloseable {
+    /**
+     * The history's clock (nanoseconds since the run started), given once the history is opened: a capture that
+     * records when it read which log (one following a moving primary) writes those times in the history's time, so
+     * that the join can tell which transactions ran while no log was read. Others ignore it.
+     */
+    default void historyClock(java.util.function.LongSupplier now) {
+    }
+
     /** Log transactions written to the file so far. */
     long transactions();
 

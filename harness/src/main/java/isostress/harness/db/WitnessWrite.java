@@ -46,9 +46,18 @@ public record WitnessWrite(Kind kind, long key, long value) {
 
     /** One witness line: {@code {"pos":17,"node":"n1","txid":"731","writes":[...]}}. */
     public static String line(long pos, String node, String txid, List<WitnessWrite> writes) {
-        StringBuilder sb = new StringBuilder(48 + 16 * writes.size());
-        sb.append("{\"pos\":").append(pos).append(",\"node\":\"").append(node).append("\",\"txid\":\"").append(txid)
-                .append("\",\"writes\":[");
+        return line(pos, node, -1, txid, writes);
+    }
+
+    /**
+     * One witness line naming the PostgreSQL timeline the commit was made on ({@code "timeline":2} after the node),
+     * or none when {@code timeline} is negative.
+     */
+    public static String line(long pos, String node, long timeline, String txid, List<WitnessWrite> writes) {
+        StringBuilder sb = new StringBuilder(64 + 16 * writes.size());
+        sb.append("{\"pos\":").append(pos).append(",\"node\":\"").append(node).append('"');
+        if (timeline >= 0) sb.append(",\"timeline\":").append(timeline);
+        sb.append(",\"txid\":\"").append(txid).append("\",\"writes\":[");
         for (int i = 0; i < writes.size(); i++) sb.append(i == 0 ? "" : ",").append(writes.get(i).json());
         return sb.append("]}").toString();
     }

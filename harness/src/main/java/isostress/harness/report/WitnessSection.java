@@ -29,14 +29,18 @@ final class WitnessSection {
                 .append(esc(num(w.path("lost_write").asDouble()))).append(" lost, ")
                 .append(esc(num(w.path("split_commit").asDouble()))).append(" split, ")
                 .append(esc(num(w.path("failed_but_committed").asDouble()))).append(" failed-but-committed, ")
-                .append(esc(num(w.path("unrecorded_write").asDouble()))).append(" unrecorded.</p>\n");
+                .append(esc(num(w.path("unrecorded_write").asDouble()))).append(" unrecorded.")
+                .append(w.path("in_capture_gap").asLong() > 0 ? " " + esc(num(w.path("in_capture_gap").asDouble()))
+                        + " writers no log holds ran while some primary's log was not read: judged neither way." : "")
+                .append("</p>\n");
         for (JsonNode f : w.path("findings")) {
             b.append("<div class=\"anomaly\"><h3>").append(esc(f.path("name").asText())).append("</h3>\n<p>")
                     .append(esc(f.path("explanation").asText())).append("</p>\n");
             if (f.path("log").size() > 0) {
                 b.append("<ul class=\"small\">\n");
                 for (JsonNode l : f.path("log")) {
-                    b.append("<li>").append(esc(l.path("node").asText())).append(" pos ")
+                    b.append("<li>").append(esc(l.path("node").asText()))
+                            .append(l.has("timeline") ? " timeline " + l.path("timeline").asLong() : "").append(" pos ")
                             .append(esc(l.path("pos").asText())).append(" (txid ").append(esc(l.path("txid").asText()))
                             .append(", line ").append(esc(l.path("line").asText())).append(") = ")
                             .append(esc(l.path("writes").toString())).append("</li>\n");

@@ -140,7 +140,7 @@ public final class CampaignRunner {
                     // After the schema, so its initial rows are not in the log; closed before the server stops.
                     try (RunWitness w = RunWitness.start(campaign, db, dir)) {
                         witness = w;
-                        error = execute(driver, clients, db, proxies, dir, stats, log, stop);
+                        error = execute(driver, clients, db, proxies, dir, stats, log, stop, w);
                     }
                     if (witness.problem() != null) {
                         log.line("witness: " + witness.problem());
@@ -197,7 +197,7 @@ public final class CampaignRunner {
 
     /** Runs the sessions (and the nemesis); returns null, or why the run stopped early. */
     private String execute(WorkloadDriver driver, ClientFactory clients, RunningDatabase db, List<TcpProxy> proxies,
-                           RunDirectory dir, RunStats stats, RunLog log, AtomicBoolean stop)
+                           RunDirectory dir, RunStats stats, RunLog log, AtomicBoolean stop, RunWitness witness)
             throws Exception {
         long deadline = campaign.duration() == null ? Long.MAX_VALUE
                 : System.nanoTime() + campaign.duration().toNanos();
@@ -213,6 +213,7 @@ public final class CampaignRunner {
         try (WorkloadDriver.Recording recording = driver.open(x);
              Progress bar = Progress.start(progress, driver.statsView().size(), stats)) {
             stats.started(dir.latencyLog());
+            witness.historyClock(recording::now); // its account of when each log was read is in the history's time
             List<Runnable> workers = recording.sessions(new Schedule(stats.startNanos(), campaign.rate()));
             sessions = workers.size();
             for (int s = 0; s < sessions; s++) {

@@ -38,6 +38,11 @@ final class RunWitness implements AutoCloseable {
         return new RunWitness(capture, dir.witness());
     }
 
+    /** Gives the capture the history's clock, for what it records of when it read which log. */
+    void historyClock(java.util.function.LongSupplier now) {
+        if (capture != null) capture.historyClock(now);
+    }
+
     /** Copies the rest of the log; a failure is kept as {@link #problem()}, and the file is then not joined. */
     @Override
     public void close() throws InterruptedException {

@@ -97,7 +97,16 @@ class PatroniLoaderTest {
                 "give database.nodes instead");
         hasProblem(problems("database:\n  provision: patroni\n  bin-dir: /nonexistent\n"),
                 "camp.yaml:3 database.bin-dir:", "/nonexistent is not a directory");
-        hasProblem(problems("database: {provision: patroni}\nworkload: {type: list-append}\ncheck: {witness: true}\n"),
-                "camp.yaml:3 check.witness:", "is not read from a Patroni cluster yet");
+    }
+
+    @Test
+    void theWitnessIsReadFromAPatroniClusterWhenAskedAndEveryMemberDecodes() {
+        String db = "database: {provision: patroni}\nworkload: {type: list-append}\n";
+        assertFalse(CampaignLoader.parse(FILE, db).witness(), "off unless asked: it costs the cluster throughput");
+        Campaign c = CampaignLoader.parse(FILE, db + "check: {witness: true}\n");
+        assertTrue(c.witness());
+        // The dynamic configuration carries the settings to every member, a promoted one included.
+        assertEquals("logical", c.serverSpec().settings().get("wal_level"));
+        assertEquals("on", c.serverSpec().settings().get("hot_standby_feedback"));
     }
 }

@@ -49,7 +49,7 @@ class PatroniFailoverTest {
                 + "duration: 70s}\n"
                 + "nemesis: {faults: [crash-primary, kill-primary-patroni, switchover], interval: 4s, duration: 14s, "
                 + "seed: 1}\n"
-                + "check: {levels: [read-committed]}\n"));
+                + "check: {levels: [read-committed], witness: true}\n"));
         assertNull(o.error(), o.error());
         System.out.println("patroni failover: " + o.database() + "; " + o.stats().committed() + " committed; faults "
                 + o.faults());
@@ -97,6 +97,7 @@ class PatroniFailoverTest {
                 "start-switchover", "stop-kill-primary-patroni", "\"final-reads\"")) {
             assertTrue(events.contains(e), "the history has no " + e);
         }
+        PatroniWitness.assertFollowedThePrimary(o);
         PatroniClusterTest.assertNothingLeft();
     }
 }

@@ -153,6 +153,8 @@ public final class PostgreSql extends JdbcDatabase {
 
     @Override
     public Optional<CommitLogCapture> capture(RunningDatabase db, Path witness) throws IOException {
+        // A failover manager moves the primary: every member is watched, and whichever is a primary is read.
+        if (db.failover().isPresent()) return Optional.of(FollowingCommitLogs.start(db, witness));
         return Optional.of(PostgresCommitLogs.start(db, witness));
     }
 

@@ -44,6 +44,10 @@ final class PatroniConfig {
         root.put("etcd3", Map.of("hosts", member.etcdHost() + ":" + etcdPort, "use_proxies", true));
         Map<String, Object> dcs = new LinkedHashMap<>();
         dynamic.forEach((k, v) -> dcs.put(k, typed(v)));
+        // The commit-log capture's slots (test_decoding), made on whichever member is found a primary: Patroni drops
+        // a slot it does not know when it reloads its list of slots (as it does right after a promotion), which cut
+        // the log of a newly promoted member; ignore_slots leaves them alone. No other slot uses test_decoding.
+        dcs.put("ignore_slots", List.of(Map.of("type", "logical", "plugin", "test_decoding")));
         Map<String, Object> dcsPg = new LinkedHashMap<>();
         // pg_rewind lets a failed primary rejoin as a replica without a new base backup.
         dcsPg.put("use_pg_rewind", true);

@@ -40,6 +40,9 @@ class PatroniConfigTest {
         assertTrue(dcs.path("ttl").isNumber());
         assertEquals(20, dcs.path("ttl").asInt());
         assertEquals(2, dcs.path("loop_wait").asInt());
+        // The commit-log capture's slots, which Patroni would drop when it reloads its slots after a promotion.
+        assertEquals("logical", dcs.path("ignore_slots").path(0).path("type").asText());
+        assertEquals("test_decoding", dcs.path("ignore_slots").path(0).path("plugin").asText());
         assertTrue(dcs.path("synchronous_mode").isBoolean() && dcs.path("synchronous_mode").asBoolean());
         assertTrue(dcs.path("postgresql").path("use_pg_rewind").asBoolean());
         assertEquals("120", dcs.path("postgresql").path("parameters").path("max_connections").asText());
