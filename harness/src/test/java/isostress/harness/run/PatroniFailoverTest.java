@@ -68,14 +68,17 @@ class PatroniFailoverTest {
         }
         assertNotNull(o.result(), o.unchecked());
         // Read committed holds unless the zombie forked the history: its acknowledged appends were read, then rewound
-        // away, so reads of a key that no one append order explains (incompatible-order), or a session that read them
-        // and then a list without them (G-single-process, a non-monotonic read), are what it may show; nothing else.
+        // away. That shows as reads of a key that no one append order explains (incompatible-order), or a session
+        // that read them and then a list without them (G-single-process, a non-monotonic read); other cycles through
+        // the fork's reads (a G-single across sessions, seen once in six runs) only with those marks of it.
         Verdict rc = o.result().level(READ_COMMITTED).verdict();
         assertNotEquals(Verdict.UNKNOWN, rc, o.result().level(READ_COMMITTED).reason());
+        boolean forked = o.result().anomalyCounts().containsKey("incompatible-order")
+                || o.result().lostWrites() != null && o.result().lostWrites().lost() > 0;
         for (var a : o.result().anomalies()) {
-            if (a.level() == READ_COMMITTED) {
-                assertTrue(List.of("incompatible-order", "G-single-process").contains(a.name()), "at read committed: "
-                        + a.name());
+            if (a.level() == READ_COMMITTED && !List.of("incompatible-order", "G-single-process").contains(a.name())) {
+                assertTrue(forked, "at read committed without a fork (no incompatible order, no lost write): "
+                        + a.name() + " " + o.result().anomalyCounts());
             }
         }
         System.out.println("patroni failover: read-committed " + rc + ", anomalies " + o.result().anomalyCounts());
