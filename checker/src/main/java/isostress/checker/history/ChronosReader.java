@@ -41,15 +41,22 @@ final class ChronosReader implements HistoryReader {
 
     @Override
     public History read(InputStream in, String source) throws IOException {
-        try (JsonParser p = JsonlReader.FACTORY.createParser(in)) {
-            return new Parse(p, source).run();
-        } catch (InputCoercionException e) {
-            throw new InputException(source, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-                    "integer out of range: " + e.getOriginalMessage());
-        } catch (JsonProcessingException e) {
-            throw new InputException(source, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-                    "malformed JSON: " + e.getOriginalMessage());
+        // StrictUtf8Stream: UTF-8 only; Jackson would guess UTF-16 or UTF-32 from NUL bytes and fail without a line.
+        try (JsonParser p = JsonlReader.FACTORY.createParser(new StrictUtf8Stream(in, source))) {
+            try {
+                return new Parse(p, source).run();
+            } catch (InputCoercionException e) {
+                throw new InputException(source, line(e, p), "integer out of range: " + e.getOriginalMessage());
+            } catch (JsonProcessingException e) {
+                throw new InputException(source, line(e, p), "malformed JSON: " + e.getOriginalMessage());
+            }
         }
+    }
+
+    /** The line of a Jackson error: where it says, else (a nesting limit, say) where the parser stands. */
+    private static int line(JsonProcessingException e, JsonParser p) {
+        int line = e.getLocation() != null ? e.getLocation().getLineNr() : p.currentLocation().getLineNr();
+        return Math.max(1, line);
     }
 
     /** One pass over the array, into columns; then the history. */
