@@ -41,10 +41,11 @@ else echo "note: AWDIT skipped (set AWDIT to the awdit binary)" >&2; fi
 if [ -n "${PLUME_JAR:-}" ] && [ -f "$PLUME_JAR" ]; then have_plume=1
 else echo "note: Plume skipped (set PLUME_JAR to Plume-1.0-SNAPSHOT-shaded.jar)" >&2; fi
 
-# The histories: a simulated SI store (SI, not serializable: write skews) and its serializable twin, as TimeKiller's
-# JSON and as r(k,v,s,t) text (the same transactions: same seed); and, when AWDIT is there, its own causal history.
+# The histories: a simulated SI store (SI, not serializable: write skews), its serializable twin and a read-committed
+# store (not read atomic: fractured reads), as TimeKiller's JSON and as r(k,v,s,t) text (the same transactions: same
+# seed); and, when AWDIT is there, its own causal history.
 echo "generating $txns-transaction histories in $dir ..." >&2
-for store in si ser; do
+for store in si ser rc; do
   for fmt in chronos text; do
     ext=$([ "$fmt" = chronos ] && echo json || echo txt)
     f="$dir/$store-$txns-k$keys.$ext"
@@ -105,12 +106,12 @@ pair() { # FILE ISO_LEVEL PEER PEER_LEVEL
 }
 
 if [ "$have_timekiller" = 1 ]; then
-  for store in si ser; do
+  for store in si ser rc; do
     pair "$dir/$store-$txns-k$keys.json" snapshot-isolation timekiller SI
     pair "$dir/$store-$txns-k$keys.json" serializable timekiller SER
   done
 fi
-texts=("$dir/si-$txns-k$keys.txt" "$dir/ser-$txns-k$keys.txt")
+texts=("$dir/si-$txns-k$keys.txt" "$dir/ser-$txns-k$keys.txt" "$dir/rc-$txns-k$keys.txt")
 [ "$have_awdit" = 1 ] && texts+=("$dir/awdit-$txns.txt")
 for f in "${texts[@]}"; do
   if [ "$have_awdit" = 1 ]; then

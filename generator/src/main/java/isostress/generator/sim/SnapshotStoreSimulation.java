@@ -13,7 +13,9 @@ import java.util.SplittableRandom;
  *
  * <p>{@link Store#SI} histories are snapshot isolation but not serializable (write skews abound);
  * {@link Store#SER} also aborts a transaction when a key it read was overwritten after its snapshot (backward
- * validation), so its histories are serializable, in commit-timestamp order even. Every key starts at 0 and no
+ * validation), so its histories are serializable, in commit-timestamp order even. {@link Store#RC}, for contrast,
+ * reads the last committed version at each read (no snapshot) and refuses no commit: read committed, but with
+ * fractured reads, so not read atomic (nor causal, nor SI) with few keys. Every key starts at 0 and no
  * transaction writes 0; values are unique (a counter). Aborted transactions are not written.
  *
  * <p>Output: Chronos/TimeKiller JSON (one committed transaction per line, with its start and commit timestamps, in
@@ -22,8 +24,8 @@ import java.util.SplittableRandom;
  * by its number alone.
  */
 public final class SnapshotStoreSimulation {
-    /** The store's commit rule. */
-    public enum Store { SI, SER }
+    /** The store's isolation: what a read sees and which commits are refused. */
+    public enum Store { SI, SER, RC }
 
     /** The output format. */
     public enum Format { CHRONOS, TEXT }
@@ -131,7 +133,7 @@ public final class SnapshotStoreSimulation {
             int k = (int) key[s][i];
             if (isRead[s][i]) {
                 long own = ownWrite(s, i, k);
-                value[s][i] = own >= 0 ? own : snapshotRead(k, sts[s]);
+                value[s][i] = own >= 0 ? own : snapshotRead(k, c.store() == Store.RC ? clock : sts[s]);
             } else {
                 value[s][i] = ++counter;
             }
@@ -152,7 +154,7 @@ public final class SnapshotStoreSimulation {
         private void commit(int s) throws IOException {
             open[s] = false;
             int n = planned[s];
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < n && c.store() != Store.RC; i++) {
                 boolean conflict = lastCommit[(int) key[s][i]] > sts[s];
                 if (conflict && (!isRead[s][i] || c.store() == Store.SER)) {
                     aborted++;

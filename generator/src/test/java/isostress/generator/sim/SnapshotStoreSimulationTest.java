@@ -57,6 +57,16 @@ class SnapshotStoreSimulationTest {
     }
 
     @Test
+    void rcStoreIsReadCommittedButNotReadAtomic() throws IOException {
+        Config c = Config.of(2_000, 8, 50, Store.RC, 7);
+        for (History h : List.of(history(c, Format.CHRONOS, HistoryFormat.CHRONOS),
+                history(c, Format.TEXT, HistoryFormat.TEXT))) {
+            assertEquals(Verdict.VALID, verdict(h, IsolationLevel.READ_COMMITTED));
+            assertEquals(Verdict.INVALID, verdict(h, IsolationLevel.READ_ATOMIC));
+        }
+    }
+
+    @Test
     void bothFormatsHoldTheSameTransactions() throws IOException {
         Config c = Config.of(300, 4, 20, Store.SI, 3);
         History chronos = history(c, Format.CHRONOS, HistoryFormat.CHRONOS);

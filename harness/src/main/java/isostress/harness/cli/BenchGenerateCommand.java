@@ -21,11 +21,12 @@ import java.util.concurrent.Callable;
  * the same file (docs/bench/peers.sh).
  */
 @Command(name = "generate", mixinStandardHelpOptions = true,
-        description = "Write a simulated SI (or serializable) store's history as Chronos JSON or r(k,v,s,t) text.")
+        description = "Write a simulated SI (or serializable, or RC) store's history as Chronos JSON or r(k,v,s,t) text.")
 public final class BenchGenerateCommand implements Callable<Integer> {
     @Option(names = "--store", paramLabel = "STORE", defaultValue = "si",
-            description = "si (first committer wins: SI, not serializable) or ser (also aborts a transaction whose reads "
-                    + "were overwritten: serializable) (default ${DEFAULT-VALUE}).")
+            description = "si (first committer wins: SI, not serializable), ser (also aborts a transaction whose reads "
+                    + "were overwritten: serializable) or rc (reads the latest committed values, no snapshot: read "
+                    + "committed, not read atomic) (default ${DEFAULT-VALUE}).")
     String store;
 
     @Option(names = "--txns", paramLabel = "N", required = true, description = "Committed transactions.")
@@ -56,7 +57,8 @@ public final class BenchGenerateCommand implements Callable<Integer> {
         Store st = switch (store) {
             case "si" -> Store.SI;
             case "ser" -> Store.SER;
-            default -> throw new Main.UsageException("unknown --store '" + store + "': use si or ser");
+            case "rc" -> Store.RC;
+            default -> throw new Main.UsageException("unknown --store '" + store + "': use si, ser or rc");
         };
         Format fmt = switch (format) {
             case "chronos" -> Format.CHRONOS;

@@ -30,13 +30,18 @@ class BenchGenerateCommandTest {
         assertEquals(0, CheckCommandTest.run("bench", "generate", "--store", "ser", "--txns", "1000", "--keys", "30",
                 "--out", f.toString()).code());
         assertEquals(Main.VALID, CheckCommandTest.run("check", "--level", "serializable", f.toString()).code());
+        Path rc = dir.resolve("rc.txt");
+        assertEquals(0, CheckCommandTest.run("bench", "generate", "--store", "rc", "--txns", "1000", "--keys", "30",
+                "--format", "text", "--out", rc.toString()).code());
+        assertEquals(Main.VALID, CheckCommandTest.run("check", "--level", "read-committed", rc.toString()).code());
+        assertEquals(1, CheckCommandTest.run("check", "--level", "read-atomic", rc.toString()).code());
     }
 
     @Test
     void badOptionsAreUsageErrors(@TempDir Path dir) {
-        CheckCommandTest.Run r = CheckCommandTest.run("bench", "generate", "--store", "rc", "--txns", "10", "--out",
+        CheckCommandTest.Run r = CheckCommandTest.run("bench", "generate", "--store", "pc", "--txns", "10", "--out",
                 dir.resolve("x").toString());
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("unknown --store 'rc': use si or ser"), r.err());
+        assertTrue(r.err().contains("unknown --store 'pc': use si, ser or rc"), r.err());
     }
 }
