@@ -3,6 +3,7 @@ package isostress.checker.history;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 
 import java.io.IOException;
@@ -301,8 +302,9 @@ final class ChronosReader implements HistoryReader {
             return b.build();
         }
 
+        /** The current token's line; Jackson's own parsers give it without allocating a location per op. */
         private int line() {
-            return p.currentTokenLocation().getLineNr();
+            return p instanceof ParserBase b ? b.getTokenLineNr() : p.currentTokenLocation().getLineNr();
         }
 
         private InputException error(String what) {
