@@ -50,7 +50,7 @@ class CheckJsonArrayTest {
         InputException e = assertThrows(InputException.class, () -> CheckInput.read(f, null, false));
         assertTrue(e.getMessage().startsWith(f + ":1: "), e.getMessage());
         assertTrue(e.getMessage().endsWith("(read as edn: detected EDN (it starts with '[[\"append\", 1, 2]]'); "
-                + "--format jsonl|edn|text|dbcop|cobra chooses another)"), e.getMessage());
+                + "--format jsonl|edn|text|dbcop|cobra|chronos chooses another)"), e.getMessage());
     }
 
     private static String jsonl(isostress.checker.history.History h) throws Exception {

@@ -18,14 +18,17 @@ import java.util.Locale;
 public record FormatDetection(HistoryFormat format, String saw) {
     /** The formats --format takes, for sentences. */
     static final String ACCEPTED = "a JSON array of ops or JSON lines (--format jsonl), Jepsen EDN (edn), "
-            + "r(key,value,session,txn) text (text), a dbcop history (dbcop) or Cobra logs (cobra)";
+            + "r(key,value,session,txn) text (text), a dbcop history (dbcop), Cobra logs (cobra) or a Chronos/TimeKiller "
+            + "history (chronos)";
 
     /**
      * Detects a history's format. A directory holding {@code *.log} files is Cobra. Otherwise the first bytes tell:
      * a Cobra log record sequence ({@code S} + transaction id ...) is Cobra; a NUL byte among the first eight (a
      * little-endian u64, which no text holds) is dbcop bincode; {@code {"} whose first key is one of dbcop's
      * {@code params}, {@code info}, {@code start}, {@code end}, {@code data}, or {@code [} then {@code [} then
-     * {@code {"} or {@code ]}, is dbcop JSON; {@code [} then {@code {"} is a JSON array of ops; any other {@code {"}
+     * {@code {"} or {@code ]}, is dbcop JSON; {@code [} then {@code {"} is a Chronos history when that first key is
+     * one of its transaction's ({@code sid}, {@code tid}, {@code sts}, {@code cts}, {@code ops}: no Jepsen op has
+     * them), else a JSON array of ops; any other {@code {"}
      * is JSON lines; {@code {:}, {@code [}, {@code (}, {@code ;} or {@code #} is EDN; {@code r(} or {@code w(} is
      * text. Falls back on the file extension.
      *
@@ -58,7 +61,7 @@ public record FormatDetection(HistoryFormat format, String saw) {
             return new FormatDetection(byName, "the name's " + ext + " (" + start + ", which tells no format)");
         }
         throw new InputException(file.toString(), 1, "cannot tell the history format: " + start + ", which is "
-                + "none of " + ACCEPTED + "; give --format jsonl|edn|text|dbcop|cobra");
+                + "none of " + ACCEPTED + "; give --format jsonl|edn|text|dbcop|cobra|chronos");
     }
 
     private static FormatDetection byContent(byte[] head, int n) {
@@ -79,6 +82,10 @@ public record FormatDetection(HistoryFormat format, String saw) {
                 }
             }
             if (j < n && head[j] == '{' && nextIs(head, j + 1, n, '"')) {
+                if (isChronosKey(head, skipSpace(head, j + 1, n), n)) {
+                    return new FormatDetection(HistoryFormat.CHRONOS, "a Chronos/TimeKiller history (a JSON array "
+                            + "of transactions with sts, cts and ops; " + start + ")");
+                }
                 return new FormatDetection(HistoryFormat.JSONL, "a JSON array of ops (" + start + ")");
             }
         }
@@ -106,7 +113,7 @@ public record FormatDetection(HistoryFormat format, String saw) {
      */
     public InputException explain(InputException e) {
         return new InputException(e.source(), e.line(), e.detail() + " (read as " + format.cliName() + ": detected "
-                + saw + "; --format jsonl|edn|text|dbcop|cobra chooses another)", e);
+                + saw + "; --format jsonl|edn|text|dbcop|cobra|chronos chooses another)", e);
     }
 
     /** The first line of {@code head} (at most 40 characters) as a quoted, printable string. */
@@ -142,6 +149,18 @@ public record FormatDetection(HistoryFormat format, String saw) {
     private static boolean nextIs(byte[] b, int i, int n, char c) {
         i = skipSpace(b, i, n);
         return i < n && b[i] == c;
+    }
+
+    /** True when the JSON string at {@code b[q]} (its opening quote) is a key of a Chronos transaction. */
+    private static boolean isChronosKey(byte[] b, int q, int n) {
+        return startsWithAny(b, q, n, "\"sid\"", "\"tid\"", "\"sts\"", "\"cts\"", "\"ops\"");
+    }
+
+    private static boolean startsWithAny(byte[] b, int q, int n, String... keys) {
+        for (String k : keys) {
+            if (q + k.length() <= n && new String(b, q, k.length(), StandardCharsets.US_ASCII).equals(k)) return true;
+        }
+        return false;
     }
 
     /** True when the JSON string at {@code b[q]} (its opening quote) is a top-level key of a dbcop history. */

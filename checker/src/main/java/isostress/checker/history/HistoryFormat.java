@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 
 /**
  * The history formats, each a reader and (for isostress's own and the formats other checkers take as input) a writer
- * around the same {@link History} model. dbcop and Cobra histories are read only: they come from those tools' runs.
+ * around the same {@link History} model. dbcop, Cobra and Chronos histories are read only: they come from those
+ * tools' runs.
  */
 public enum HistoryFormat {
     /** JSON lines in the Jepsen op schema, isostress's own format; also the same ops as one JSON array (elle-cli). */
@@ -24,7 +25,9 @@ public enum HistoryFormat {
     /** dbcop's histories (Biswas &amp; Enea): legacy or current JSON, or bincode; read only. */
     DBCOP("dbcop", DbcopReader::new, null),
     /** Cobra's binary client logs (Tan et al.): a directory of {@code T<n>.log} files; read only. */
-    COBRA("cobra", CobraReader::new, null);
+    COBRA("cobra", CobraReader::new, null),
+    /** Chronos/Aion's (TimeKiller) JSON array of timestamped transactions, key-value or list; read only. */
+    CHRONOS("chronos", ChronosReader::new, null);
 
     private final String cliName;
     private final Supplier<HistoryReader> reader;
@@ -37,7 +40,7 @@ public enum HistoryFormat {
         this.writer = writer;
     }
 
-    /** The name used on the command line ({@code --format jsonl|edn|text|dbcop|cobra}). */
+    /** The name used on the command line ({@code --format jsonl|edn|text|dbcop|cobra|chronos}). */
     public String cliName() {
         return cliName;
     }
@@ -46,7 +49,7 @@ public enum HistoryFormat {
         return reader.get();
     }
 
-    /** True when histories can be written in this format (not so for dbcop and Cobra). */
+    /** True when histories can be written in this format (not so for dbcop, Cobra and Chronos). */
     public boolean canWrite() {
         return writer != null;
     }
@@ -68,6 +71,7 @@ public enum HistoryFormat {
             case "text": case "txt": return TEXT;
             case "dbcop": return DBCOP;
             case "cobra": return COBRA;
+            case "chronos": case "timekiller": return CHRONOS;
             default: return null;
         }
     }

@@ -10,7 +10,10 @@ import java.util.Arrays;
  *
  * <p>Conventions of that format (checker/src/test/resources/corpus/README.md): a transaction is the pair (session, txn), since some files
  * reuse a txn number in two sessions; order within a session is the order of first appearance; every transaction is
- * committed; there is no real-time order. Initial values come in one of two forms, detected here: an explicit
+ * committed, except that txn {@code -1} marks an aborted write (Plume's and AWDIT's convention, {@code w(k,v,s,-1)}):
+ * those become one failed transaction per session, at the end, so that a read of one is an aborted read, and reads
+ * marked {@code -1} are skipped, as Plume and AWDIT skip them. There is no real-time order. Initial values come in one
+ * of two forms, detected here: an explicit
  * initial transaction (session 0 holding a single write-only transaction) becomes the {@link InitialState};
  * otherwise, when no transaction writes the value 0, every key starts at 0 (PolySI's implicit initial transaction).
  *
@@ -32,6 +35,7 @@ final class TextReader implements HistoryReader {
         int slotCount = 0;
         boolean writesZero = false;
         long lastSess = 0, lastTx = 0, maxTx = Long.MIN_VALUE;
+        AbortedWrites aborted = new AbortedWrites();
         boolean useMap = false, contiguous = true;
         while (s.skipBlankLines()) {
             int line = s.line;
@@ -50,6 +54,10 @@ final class TextReader implements HistoryReader {
             long tx = s.number("txn");
             s.expect(')');
             s.endOfLine();
+            if (tx == -1) {
+                if (kd == History.WRITE) aborted.add(sess, k, v, line);
+                continue;
+            }
             if (n == kind.length) {
                 kind = Arrays.copyOf(kind, n * 2);
                 key = Arrays.copyOf(key, n * 2);
@@ -109,7 +117,9 @@ final class TextReader implements HistoryReader {
         }
 
         int initSlot = explicitInitialTxn(slotCount, slotSession, start, order, kind);
-        if (slotCount - (initSlot >= 0 ? 1 : 0) == 0) throw EventAssembler.noTransactions(source, s.line, 0);
+        if (slotCount - (initSlot >= 0 ? 1 : 0) == 0 && aborted.n == 0) {
+            throw EventAssembler.noTransactions(source, s.line, 0);
+        }
         History.Builder b = History.builder().source(source).realTime(false).ensureCapacity(slotCount, n);
         if (initSlot >= 0) {
             java.util.Map<Long, Long> init = new java.util.LinkedHashMap<>();
@@ -129,7 +139,29 @@ final class TextReader implements HistoryReader {
             }
             b.endTxn();
         }
+        aborted.addTo(b, idx);
         return b.build();
+    }
+
+    /** The writes of txn -1, each session's kept together in file order. */
+    private static final class AbortedWrites {
+        private final java.util.Map<Long, java.util.List<long[]>> bySession = new java.util.LinkedHashMap<>();
+        int n;
+
+        void add(long session, long key, long value, int line) {
+            bySession.computeIfAbsent(session, x -> new java.util.ArrayList<>()).add(new long[] {key, value, line});
+            n++;
+        }
+
+        /** One failed transaction per session, after the committed ones. */
+        void addTo(History.Builder b, long idx) {
+            for (var e : bySession.entrySet()) {
+                b.beginTxn(e.getKey(), Outcome.FAIL, idx, idx + 1, -1, -1, (int) e.getValue().get(0)[2]);
+                idx += 2;
+                for (long[] w : e.getValue()) b.write(w[0], w[1]);
+                b.endTxn();
+            }
+        }
     }
 
     /** The slot of an explicit initial transaction: session 0's only transaction, holding writes only; else -1. */

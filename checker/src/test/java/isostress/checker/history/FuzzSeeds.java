@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** The seed histories of {@link HistoryFuzz}: test resources (fuzz/README.md), writer output, dbcop, Cobra, SQL. */
+/** The seed histories of {@link HistoryFuzz}: test resources (fuzz/README.md), writer output, dbcop, Cobra, SQL, Chronos. */
 final class FuzzSeeds {
     private FuzzSeeds() {
     }
@@ -60,6 +60,10 @@ final class FuzzSeeds {
             // The recording's first transactions: its 15 KB whole costs ten times more to check for little more.
             s.add(new Seed("sql-head.jsonl", Target.SQL, firstLines(sql, 6)));
             s.add(new Seed("sql-head-20.jsonl", Target.SQL, firstLines(sql, 20)));
+            // Chronos/TimeKiller JSON, key-value and list (added last: cases name seeds by index).
+            s.add(new Seed("chronos-write-skew.json", Target.CHRONOS,
+                    ChronosReaderTest.WRITE_SKEW.getBytes(StandardCharsets.UTF_8)));
+            s.add(new Seed("chronos-list.json", Target.CHRONOS, ChronosReaderTest.LIST.getBytes(StandardCharsets.UTF_8)));
             return List.copyOf(s);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

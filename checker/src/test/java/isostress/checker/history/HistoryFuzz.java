@@ -35,7 +35,7 @@ final class HistoryFuzz {
     }
 
     /** What reads a seed: one of the history formats, or the isostress-sql reader. */
-    enum Target { JSONL, EDN, TEXT, DBCOP, COBRA, SQL }
+    enum Target { JSONL, EDN, TEXT, DBCOP, COBRA, SQL, CHRONOS }
 
     /** A seed history: its bytes, how it is read, and the file name used in messages. */
     record Seed(String name, Target target, byte[] bytes) {
@@ -354,6 +354,7 @@ final class HistoryFuzz {
             case TEXT: return HistoryFormat.TEXT.reader().read(in, source);
             case DBCOP: return HistoryFormat.DBCOP.reader().read(in, source);
             case COBRA: return HistoryFormat.COBRA.reader().read(in, source);
+            case CHRONOS: return HistoryFormat.CHRONOS.reader().read(in, source);
             default:
                 // As SqlHistoryReader.read(Path) does.
                 return SqlHistoryReader.read(new InputStreamReader(new StrictUtf8Stream(in, source),

@@ -129,7 +129,7 @@ class JsonArrayOpsTest {
             assertTrue(m.startsWith(f + ":1: cannot tell the history format: "), m);
             assertTrue(m.contains(c[1]), "'" + c[1] + "' not in: " + m);
             assertTrue(m.contains("a JSON array of ops or JSON lines (--format jsonl), Jepsen EDN (edn)"), m);
-            assertTrue(m.endsWith("give --format jsonl|edn|text|dbcop|cobra"), m);
+            assertTrue(m.endsWith("give --format jsonl|edn|text|dbcop|cobra|chronos"), m);
         }
     }
 
@@ -140,7 +140,7 @@ class JsonArrayOpsTest {
         InputException e = assertThrows(InputException.class, () -> d.format().read(f));
         String m = d.explain(e).getMessage();
         assertEquals(f + ":1: " + e.detail() + " (read as edn: detected EDN (it starts with '[1, 2, 3]'); --format "
-                + "jsonl|edn|text|dbcop|cobra chooses another)", m);
+                + "jsonl|edn|text|dbcop|cobra|chronos chooses another)", m);
         assertEquals(1, d.explain(e).line());
     }
 }

@@ -29,13 +29,14 @@ import java.util.concurrent.Callable;
                 "70:internal error"})
 public final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE",
-            description = "History file (JSON lines, isostress-sql JSON lines, Jepsen EDN, r(k,v,s,t) text, dbcop JSON or bincode), or a "
-                    + "directory of Cobra client logs (T<n>.log).")
+            description = "History file (JSON lines, isostress-sql JSON lines, Jepsen EDN, r(k,v,s,t) text, dbcop JSON or bincode, "
+                    + "Chronos/TimeKiller JSON), or a directory of Cobra client logs (T<n>.log).")
     Path file;
 
     @Option(names = "--format", paramLabel = "FORMAT",
-            description = "jsonl, edn, text, dbcop (dbcop's JSON or bincode histories) or cobra (a directory of "
-                    + "Cobra's binary client logs) (default: detected).")
+            description = "jsonl, edn, text, dbcop (dbcop's JSON or bincode histories), cobra (a directory of "
+                    + "Cobra's binary client logs) or chronos (Chronos/TimeKiller's JSON, key-value or list) "
+                    + "(default: detected).")
     String format;
 
     @Option(names = {"-l", "--level"}, paramLabel = "LEVEL", split = ",",
@@ -139,7 +140,7 @@ public final class CheckCommand implements Callable<Integer> {
     static HistoryFormat parseFormat(String name) {
         HistoryFormat f = HistoryFormat.byName(name);
         if (f == null) {
-            throw new Main.UsageException("unknown --format '" + name + "': use jsonl, edn, text, dbcop or cobra");
+            throw new Main.UsageException("unknown --format '" + name + "': use jsonl, edn, text, dbcop, cobra or chronos");
         }
         return f;
     }

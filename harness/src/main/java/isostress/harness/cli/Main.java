@@ -46,7 +46,7 @@ public final class Main implements Runnable {
 
     /**
      * The command line for {@code args}: when the first word names a subcommand, the root with that one alone.
-     * picocli builds each command's model by reflection when it is added, and building all of them (bench's eight
+     * picocli builds each command's model by reflection when it is added, and building all of them (bench's nine
      * subcommands with their options, run's, hermitage's) was most of the 0.8 s that {@code isostress --version}
      * took before the JVM did any work; a check of a small file paid it too. Parsing, usage and errors of the named
      * command are the same either way, and anything else ({@code --help}, {@code help}, a misspelt command) gets the
