@@ -13,8 +13,9 @@
 #   --strict  synchronous_mode_strict: true as well (Patroni then writes synchronous_standby_names = '*' on start,
 #             and the COMMIT stays blocked until the demotion ends the session: nothing is lost)
 # Environment: KEEP=1 keeps the scratch directory (its path is printed); PSQL (default: psql on the PATH);
-#   PG_BIN (default /usr/lib/postgresql/15/bin). Needs Debian's patroni (3.0.2), etcd-server and postgresql-15:
-#   apt-get install -y patroni etcd-server postgresql-15
+#   PG_BIN (default /usr/lib/postgresql/15/bin); PATRONI (default /usr/bin/patroni: another version's patroni.py,
+#   from a source tree, runs the same with Debian's Python modules). Needs Debian's patroni (3.0.2), etcd-server and
+#   postgresql-15: apt-get install -y patroni etcd-server postgresql-15
 # Exit status: 1 when the client was told COMMIT and the row is absent from the new leader (LOST), 0 when not
 # (NOT LOST), 2 on a setup problem. Run as root, it runs etcd, Patroni and PostgreSQL as user postgres (PostgreSQL
 # refuses root); everything listens on 127.0.0.1, on free ports it picks.
@@ -24,11 +25,11 @@ STRICT=false
 case ${1:-} in
     --strict) STRICT=true;;
     "") ;;
-    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+    *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 PSQL=${PSQL:-psql}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-PATRONI=/usr/bin/patroni PYTHON=/usr/bin/python3 ETCD=/usr/bin/etcd
+PATRONI=${PATRONI:-/usr/bin/patroni} PYTHON=/usr/bin/python3 ETCD=/usr/bin/etcd
 for f in "$PATRONI" "$PYTHON" "$ETCD" "$PG_BIN/postgres" "$PG_BIN/pg_rewind" "$PG_BIN/pg_basebackup"; do
     [ -x "$f" ] || { echo "$f: not found; apt-get install -y patroni etcd-server postgresql-15" >&2; exit 2; }
 done
