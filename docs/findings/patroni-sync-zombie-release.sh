@@ -14,8 +14,9 @@
 #             and the COMMIT stays blocked until the demotion ends the session: nothing is lost)
 # Environment: KEEP=1 keeps the scratch directory (its path is printed); PSQL (default: psql on the PATH);
 #   PG_BIN (default /usr/lib/postgresql/15/bin); PATRONI (default /usr/bin/patroni: another version's patroni.py,
-#   from a source tree, runs the same with Debian's Python modules). Needs Debian's patroni (3.0.2), etcd-server and
-#   postgresql-15: apt-get install -y patroni etcd-server postgresql-15
+#   from a source tree, runs the same with Debian's Python modules); PG_HBA=0 leaves pg_hba out of the members'
+#   configuration (initdb's own pg_hba.conf, trust on loopback, stays). Needs Debian's patroni (3.0.2), etcd-server
+#   and postgresql-15: apt-get install -y patroni etcd-server postgresql-15
 # Exit status: 1 when the client was told COMMIT and the row is absent from the new leader (LOST), 0 when not
 # (NOT LOST), 2 on a setup problem. Run as root, it runs etcd, Patroni and PostgreSQL as user postgres (PostgreSQL
 # refuses root); everything listens on 127.0.0.1, on free ports it picks.
@@ -25,7 +26,7 @@ STRICT=false
 case ${1:-} in
     --strict) STRICT=true;;
     "") ;;
-    *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 PSQL=${PSQL:-psql}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -100,6 +101,9 @@ ETCD_PID=$!
 for _ in $(seq 1 100); do curl -fsS "http://$H:$ETCD_PORT/health" 2>/dev/null | grep -q '"true"' && break; sleep 0.1; done
 curl -fsS "http://$H:$ETCD_PORT/health" 2>/dev/null | grep -q '"true"' || fail "etcd not healthy in 10 s, see $W/etcd.log"
 
+# With pg_hba in the configuration Patroni rewrites pg_hba.conf when it starts, and so reloads PostgreSQL.
+HBA='  pg_hba: ["local all all trust", "host all all 127.0.0.0/8 trust", "host replication all 127.0.0.0/8 trust"]'
+[ "${PG_HBA:-1}" = 0 ] && HBA=
 for m in n1 n2 n3; do
     mkdir -p "$W/$m"; chmod 700 "$W/$m"
     cat >"$W/$m.yml" <<EOF
@@ -130,7 +134,7 @@ postgresql:
     replication: {username: replicator, password: zombie}
     rewind: {username: postgres, password: zombie}
   parameters: {unix_socket_directories: "$W/$m"}
-  pg_hba: ["local all all trust", "host all all 127.0.0.0/8 trust", "host replication all 127.0.0.0/8 trust"]
+$HBA
 EOF
     [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$W/$m" "$W/$m.yml"
 done
@@ -164,7 +168,7 @@ leader_not_n1() { cluster | grep -E '^n[23] leader running' >/dev/null; }
 
 echo "Patroni $("$PYTHON" "$PATRONI" --version 2>/dev/null | awk '{print $2}'), $("$PG_BIN/postgres" --version)," \
      "etcd $("$ETCD" --version 2>/dev/null | awk '/etcd Version/ {print $3}'); synchronous_mode: true," \
-     "synchronous_mode_strict: $STRICT; ttl 10, loop_wait 2, retry_timeout 5"
+     "synchronous_mode_strict: $STRICT; ttl 10, loop_wait 2, retry_timeout 5; pg_hba $([ -n "$HBA" ] && echo in || echo not in) the configuration"
 start n1
 wait_for 90 "n1 did not become the leader" role_is n1 leader
 start n2
