@@ -35,6 +35,7 @@ for f in "$PATRONI" "$PYTHON" "$ETCD" "$PG_BIN/postgres" "$PG_BIN/pg_rewind" "$P
     [ -x "$f" ] || { echo "$f: not found; apt-get install -y patroni etcd-server postgresql-15" >&2; exit 2; }
 done
 command -v "$PSQL" >/dev/null || { echo "psql not found: install postgresql-client-15 or set PSQL" >&2; exit 2; }
+command -v curl >/dev/null || { echo "curl not found: apt-get install -y curl" >&2; exit 2; }
 AS=()
 if [ "$(id -u)" = 0 ]; then
     id postgres >/dev/null 2>&1 || { echo "user postgres not found (postgresql-15 creates it)" >&2; exit 2; }
