@@ -48,6 +48,14 @@ check:
 """
 
 
+def cut_short(kind, start_s, held_s, seconds):
+    """True when the run's end healed the fault before its duration was up (a switchover does not last). Its record's
+    span includes the healing (a crashed member's restart), so the span alone cannot tell: it began too late."""
+    if kind == 'switchover':
+        return False
+    return held_s is None or held_s < DURATION_S or start_s + DURATION_S > seconds
+
+
 def leader_changes(history):
     """How often the history's leader events name a member other than the last one named ("none" is no leader)."""
     changes, last = 0, None
@@ -92,7 +100,8 @@ def run_one(args, setting, fault, run, attempt):
                 os.killpg(p.pid, signal.SIGKILL)  # its watchdog then removes the cluster
                 p.wait()
             code = 'timeout'
-    rec = {'setting': setting, 'fault': fault, 'run': run, 'attempt': attempt, 'seed': seed, 'exit': code,
+    rec = {'setting': setting, 'fault': fault, 'run': run, 'attempt': attempt, 'seed': seed,
+           'seconds': args.seconds, 'exit': code,
            'wall_s': round(time.time() - t0, 1), 'dir': store}
     runs = [os.path.join(store, 'patroni-table', d) for d in sorted(os.listdir(os.path.join(store, 'patroni-table')))
             if d[:1].isdigit()] if os.path.isdir(os.path.join(store, 'patroni-table')) else []
@@ -109,8 +118,7 @@ def run_one(args, setting, fault, run, attempt):
         held = (f['end'] - f['start']) / 1e9 if f.get('end', -1) >= 0 else None
         faults.append({'kind': f['kind'], 'node': f['node'], 'start_s': round(f['start'] / 1e9, 3),
                        'held_s': None if held is None else round(held, 3),
-                       # the run's end healed it before its duration was up (a switchover does not last)
-                       'cut_short': f['kind'] != 'switchover' and (held is None or held < DURATION_S),
+                       'cut_short': cut_short(f['kind'], f['start'] / 1e9, held, args.seconds),
                        'leader_before': f.get('leaderBefore'), 'leader_after': f.get('leaderAfter'),
                        'new_primary_ms': f.get('newPrimaryMillis'), 'no_commit_ms': f.get('noCommitMillis'),
                        'error': f.get('error')})
@@ -236,7 +244,8 @@ def table(out, runs, settings, faults):
             count = f'{n}' if n >= runs else f'{n} of {runs}'
             if failed_for_good:
                 count += f' ({len(failed_for_good)} failed)'
-            full = [x for r in cell for x in r['faults'] if not x['cut_short'] and not x['error']]
+            full = [x for r in cell for x in r['faults'] if not x['error']
+                    and not cut_short(x['kind'], x['start_s'], x['held_s'], r.get('seconds', 60))]
             fo = sum(1 for x in full if x['leader_after'] not in (None, 'none', x['leader_before']))
             lost = sum(r.get('lost_writes') or 0 for r in cell)
             lost_runs = sum(1 for r in cell if r.get('lost_writes'))
@@ -275,6 +284,8 @@ def main():
     ap.add_argument('--settings', nargs='+', default=list(SETTINGS), choices=list(SETTINGS))
     ap.add_argument('--faults', nargs='+', default=FAULTS, choices=FAULTS)
     ap.add_argument('--table-only', action='store_true', help='render the table from runs.jsonl, run nothing')
+    ap.add_argument('--doc', help='also put the table into this markdown file, between its lines '
+                                  '"<!-- table -->" and "<!-- /table -->" (docs/findings/patroni-failover.md)')
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if not args.table_only:
@@ -284,8 +295,21 @@ def main():
         run_all(args, args.settings, args.faults)
     text, total = table(args.out, args.runs, args.settings, args.faults)
     cells = len(args.settings) * len(args.faults)
-    print(f'{total} runs done of {cells * args.runs} ({cells} cells × {args.runs}).\n')
+    head = f'{total} runs done of {cells * args.runs} ({cells} cells × {args.runs})'
+    if total < cells * args.runs:
+        head = f'**Partial**: {head}; cells with fewer runs say how many.'
+    else:
+        head += '.'
+    print(head + '\n')
     print(text)
+    if args.doc:
+        doc = open(args.doc, encoding='utf-8').read()
+        a, b = doc.find('<!-- table -->\n'), doc.find('<!-- /table -->')
+        if a < 0 or b < a:
+            sys.exit(f'--doc: {args.doc} has no "<!-- table -->" line followed by a "<!-- /table -->" line')
+        a += len('<!-- table -->\n')
+        with open(args.doc, 'w', encoding='utf-8') as f:
+            f.write(doc[:a] + '\n' + head + '\n\n' + text + '\n' + doc[b:])
 
 
 if __name__ == '__main__':
