@@ -13,7 +13,7 @@
 # table. Each run's bulky files are deleted once read; results.json is kept, and the logs and anomalies of a run
 # with lost writes or an error.
 # Python 3 standard library only. Needs what the campaigns need: apt-get install -y patroni etcd-server postgresql-15.
-import argparse, gzip, json, os, shutil, signal, statistics, subprocess, sys, time
+import argparse, gzip, json, os, re, shutil, signal, statistics, subprocess, sys, time
 
 SETTINGS = {
     # name: (database.patroni, database.settings, what the table calls it)
@@ -244,8 +244,10 @@ def table(out, runs, settings, faults):
             count = f'{n}' if n >= runs else f'{n} of {runs}'
             if failed_for_good:
                 count += f' ({len(failed_for_good)} failed)'
-            full = [x for r in cell for x in r['faults'] if not x['error']
-                    and not cut_short(x['kind'], x['start_s'], x['held_s'], r.get('seconds', 60))]
+            held = [x for r in cell for x in r['faults']
+                    if not cut_short(x['kind'], x['start_s'], x['held_s'], r.get('seconds', 60))]
+            full = [x for x in held if not x['error']]
+            failed = [x for x in held if x['error']]
             fo = sum(1 for x in full if x['leader_after'] not in (None, 'none', x['leader_before']))
             lost = sum(r.get('lost_writes') or 0 for r in cell)
             lost_runs = sum(1 for r in cell if r.get('lost_writes'))
@@ -263,13 +265,20 @@ def table(out, runs, settings, faults):
                 notes.append(f'{s} / {f}: ' + ', '.join(f'{k} ×{v[0]:,} in {v[1]} of {n} runs'
                                                         for k, v in sorted(anomalies.items())))
                 mark = f'[{len(notes)}]'
-            lines.append(f'| {SETTINGS[s][2]} | `{f}` | {count} | {fo} of {len(full)} | '
+            fcol = f'{fo} of {len(full)}'
+            if failed:
+                # a fault the manager refused or that failed (its error in results.json), not in the other columns
+                errors = sorted({re.sub(r' on [0-9.]+:[0-9]+', '', x['error']) for x in failed})
+                notes.append(f'{s} / {f}: {len(failed)} faults failed, e.g. "{errors[0]}"'
+                             + (f' ({len(errors)} different errors)' if len(errors) > 1 else ''))
+                fcol += f' ({len(failed)} failed [{len(notes)}])'
+            lines.append(f'| {SETTINGS[s][2]} | `{f}` | {count} | {fcol} | '
                          f'{lost:,} ({lost_runs} of {n}) | {quant(newp)} | {quant(noc)} | '
                          f'{statistics.median(cps):,.0f} | {mark} |' if cps else
                          f'| {SETTINGS[s][2]} | `{f}` | {count} | – | – | – | – | – | – |')
     text = '\n'.join(lines) + '\n'
     if notes:
-        text += '\nOther anomalies (name ×count over the runs, in how many runs):\n\n' + ''.join(
+        text += '\nNotes: other anomalies (name ×count over the runs, in how many runs), and faults that failed:\n\n' + ''.join(
             f'{i}. {n}\n' for i, n in enumerate(notes, 1))
     total = sum(1 for r in recs if r['status'] == 'done')
     return text, total
