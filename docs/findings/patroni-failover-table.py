@@ -92,6 +92,10 @@ def run_one(args, setting, fault, run, attempt):
                              start_new_session=True)
         try:
             code = p.wait(timeout=LIMIT_S)
+        except KeyboardInterrupt:
+            os.killpg(p.pid, signal.SIGINT)  # its cluster is stopped as on Ctrl-C
+            p.wait(timeout=180)
+            raise
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C: the harness heals the faults and stops the cluster
             try:
@@ -284,7 +288,15 @@ def table(out, runs, settings, faults):
     return text, total
 
 
+def stopped(signum, frame):
+    """SIGTERM or SIGHUP: say so in the output (a restart resumes), and let the run under way go as Ctrl-C would."""
+    print(time.strftime('%H:%M:%S'), f'stopped by signal {signum}; the run under way is not recorded', flush=True)
+    raise KeyboardInterrupt
+
+
 def main():
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stopped)
     ap = argparse.ArgumentParser(description='The Patroni failover table: settings × role faults, resumable.')
     ap.add_argument('--jar', help='isostress.jar (harness/target/isostress.jar after a build)')
     ap.add_argument('--out', required=True, help='where the campaigns, runs and runs.jsonl go')
