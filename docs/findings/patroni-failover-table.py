@@ -289,14 +289,13 @@ def table(out, runs, settings, faults):
 
 
 def stopped(signum, frame):
-    """SIGTERM or SIGHUP: say so in the output (a restart resumes), and let the run under way go as Ctrl-C would."""
+    """SIGTERM: say so in the output (a restart resumes), and let the run under way go as Ctrl-C would."""
     print(time.strftime('%H:%M:%S'), f'stopped by signal {signum}; the run under way is not recorded', flush=True)
     raise KeyboardInterrupt
 
 
 def main():
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, stopped)
+    signal.signal(signal.SIGTERM, stopped)  # SIGHUP stays as nohup leaves it
     ap = argparse.ArgumentParser(description='The Patroni failover table: settings × role faults, resumable.')
     ap.add_argument('--jar', help='isostress.jar (harness/target/isostress.jar after a build)')
     ap.add_argument('--out', required=True, help='where the campaigns, runs and runs.jsonl go')
