@@ -13,6 +13,14 @@ public interface Failover {
     /** The member the manager says is the primary now; empty while there is none (during a failover). */
     Optional<DbNode> primary();
 
+    /**
+     * Who leads as the manager says now, asked with short timeouts so that a watcher can poll it often: a member's
+     * name, {@code "none"} while no member leads, empty when the manager could not be asked at all.
+     */
+    default Optional<String> leaderName() {
+        return Optional.of(primary().map(DbNode::name).orElse("none"));
+    }
+
     /** Waits at most {@code wait} until the manager names a running primary; empty when it did not. */
     default Optional<DbNode> awaitPrimary(Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * (seeded), hold it for the duration, heal it, repeat. What a fault does is its own class ({@link Fault},
  * {@link Faults}); this class only decides when and where, and records. Jepsen style, every start and end is an event in the history
  * (process {@code nemesis}, type {@code info}, f {@code start-<kind>} / {@code stop-<kind>}) and a
- * {@link FaultRecord}. Closing it heals the fault in progress, so nothing outlives the run: killed nodes are
+ * {@link FaultRecord}. On a cluster with a failover manager, a {@link LeaderWatch} records each change of leader
+ * meanwhile. Closing it heals the fault in progress, so nothing outlives the run: killed nodes are
  * started again, paused ones continued, partitions removed.
  */
 public final class Nemesis implements AutoCloseable {
@@ -43,6 +44,7 @@ public final class Nemesis implements AutoCloseable {
     /** The longest the nemesis waits, after healing a fault, for the node to be back in its group (a standby streaming). */
     static final Duration REJOIN_WAIT = Duration.ofSeconds(60);
     private Thread thread;
+    private LeaderWatch leaderWatch;
     private volatile boolean stopping;
     private boolean closed;
 
@@ -78,6 +80,10 @@ public final class Nemesis implements AutoCloseable {
 
     public void start() throws IOException {
         if (needsIptables(spec)) Iptables.install();
+        if (failover != null) {
+            leaderWatch = new LeaderWatch(failover, sink);
+            leaderWatch.start();
+        }
         thread = new Thread(this::loop, "nemesis");
         thread.setDaemon(true);
         thread.start();
@@ -233,6 +239,7 @@ public final class Nemesis implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        if (leaderWatch != null) leaderWatch.close(); // after the heal, so the leader it left is recorded
         if (needsIptables(spec)) {
             try {
                 Iptables.removeAll();

@@ -9,6 +9,7 @@ import isostress.harness.db.CannotConnectException;
 import isostress.harness.db.ClientFactory;
 import isostress.harness.db.ClientUrls;
 import isostress.harness.db.Secrets;
+import isostress.harness.faults.FaultFigures;
 import isostress.harness.faults.FaultRecord;
 import isostress.harness.faults.Iptables;
 import isostress.harness.faults.Nemesis;
@@ -179,12 +180,30 @@ public final class CampaignRunner {
                 log.line("check: " + unknown);
             }
         }
+        faults = withFigures(dir, faults, log);
         RunOutcome outcome = new RunOutcome(index, seed, dir, description, stats, result, unknown, error, faults,
                 nodeSummary, streaming, interrupt.interrupted());
         RunReport.write(outcome, campaign);
         RunReport.print(outcome, out);
         log.close();
         return outcome;
+    }
+
+    /**
+     * The faults on a failover-managed cluster with what each cost the clients ({@link FaultFigures}), read from the
+     * complete history; as they are elsewhere, or when the history cannot be read (the log says why).
+     */
+    private static List<FaultRecord> withFigures(RunDirectory dir, List<FaultRecord> faults, RunLog log) {
+        if (faults.stream().allMatch(f -> f.leaderBefore() == null) || !java.nio.file.Files.exists(dir.history())) {
+            return faults;
+        }
+        try {
+            if (isostress.checker.sql.SqlHistoryReader.isSqlHistory(dir.history())) return faults;
+            return FaultFigures.of(isostress.checker.history.HistoryFormat.JSONL.read(dir.history()), faults);
+        } catch (IOException | RuntimeException e) {
+            log.line("faults: no new-primary or no-commit figures, the history could not be read: " + e.getMessage());
+            return faults;
+        }
     }
 
     /** A proxy in front of each node when the faults act on the client link. */

@@ -164,6 +164,13 @@ public final class RunReport {
             long failed = o.faults().stream().filter(f -> f.error() != null).count();
             out.printf(Locale.ROOT, "  faults: %d injected %s%s%n", o.faults().size(), kinds,
                     failed == 0 ? "" : ", " + failed + " with errors (see results.json)");
+            for (isostress.harness.faults.FaultRecord f : o.faults()) {
+                if (f.newPrimaryMillis() == null) continue; // no failover manager
+                out.printf(Locale.ROOT, "  %s on %s at %.3f s: leader %s -> %s, %s, no commit for %s%n", f.kind(),
+                        f.node(), f.start() / 1e9, f.leaderBefore(), f.leaderAfter(),
+                        f.newPrimaryMillis() < 0 ? "no new primary" : "new primary in " + f.newPrimaryMillis() + " ms",
+                        f.noCommitMillis() < 0 ? "- (the sessions had stopped)" : f.noCommitMillis() + " ms");
+            }
             Object all = o.nodes().get("all");
             if (all instanceof Map) {
                 Map<?, ?> a = (Map<?, ?>) all;

@@ -62,9 +62,14 @@ class PatroniFailoverTest {
             assertTrue(f.node().matches("n[123]"), f.toString());
             assertEquals(f.node(), f.leaderBefore(), "a role fault hits the primary of the moment: " + f);
             assertTrue(f.leaderAfter().matches("n[123]"), "the cluster had a primary again: " + f);
+            assertNotNull(f.newPrimaryMillis(), f.toString());
+            assertNotNull(f.noCommitMillis(), f.toString());
             if (!f.kind().equals("kill-primary-patroni")) {
                 assertNotEquals(f.leaderBefore(), f.leaderAfter(), "the primary moved: " + f);
+                // The leader watch saw another member named, after the fault began.
+                assertTrue(f.newPrimaryMillis() > 0, "new primary: " + f);
             }
+            assertTrue(f.noCommitMillis() >= 0, "the sessions ran through it: " + f);
         }
         assertNotNull(o.result(), o.unchecked());
         // Read committed holds unless the zombie forked the history: its acknowledged appends were read, then rewound
@@ -97,7 +102,7 @@ class PatroniFailoverTest {
         assertTrue(ok > 100, ok + " ok transactions");
         String events = Files.readString(o.dir().history());
         for (String e : List.of("start-crash-primary", "stop-crash-primary", "leader-before", "leader-after",
-                "start-switchover", "stop-kill-primary-patroni", "\"final-reads\"")) {
+                "start-switchover", "stop-kill-primary-patroni", "\"final-reads\"", "\"f\":\"leader\"")) {
             assertTrue(events.contains(e), "the history has no " + e);
         }
         PatroniWitness.assertFollowedThePrimary(o);

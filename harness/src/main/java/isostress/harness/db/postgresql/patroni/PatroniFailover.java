@@ -32,6 +32,11 @@ final class PatroniFailover implements Failover {
     }
 
     @Override
+    public Optional<String> leaderName() {
+        return cluster.leaderQuickly();
+    }
+
+    @Override
     public void killServer(DbNode member) throws IOException {
         member(member).killPostmaster();
     }

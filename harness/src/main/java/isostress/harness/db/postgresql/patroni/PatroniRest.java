@@ -21,6 +21,8 @@ import java.util.Optional;
 final class PatroniRest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** For a watcher that polls often: a paused or cut-off member must not hold up its next look for seconds. */
+    private static final HttpClient QUICK = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
     /** One member as {@code /cluster} lists it; timeline -1 when it gives none (a member not running). */
     record Member(String name, String role, String state, String host, int port, long timeline) {
@@ -39,9 +41,19 @@ final class PatroniRest {
 
     /** The cluster as the member whose REST API is at {@code host:port} sees it. */
     static List<Member> cluster(String host, int port) throws IOException, InterruptedException {
+        return cluster(HTTP, host, port, Duration.ofSeconds(3));
+    }
+
+    /** As {@link #cluster(String, int)}, giving up on a member after about 500 ms (connecting, then answering). */
+    static List<Member> clusterQuickly(String host, int port) throws IOException, InterruptedException {
+        return cluster(QUICK, host, port, Duration.ofMillis(500));
+    }
+
+    private static List<Member> cluster(HttpClient http, String host, int port, Duration timeout)
+            throws IOException, InterruptedException {
         HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/cluster"))
-                .timeout(Duration.ofSeconds(3)).GET().build();
-        HttpResponse<String> resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+                .timeout(timeout).GET().build();
+        HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
         if (resp.statusCode() != 200) {
             throw new IOException("GET /cluster on " + host + ":" + port + " answered " + resp.statusCode());
         }
