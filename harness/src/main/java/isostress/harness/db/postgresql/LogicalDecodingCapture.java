@@ -10,8 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
 
 /**
@@ -150,48 +148,16 @@ final class LogicalDecodingCapture {
     /** Reads about {@link #BATCH} rows, writes their committed transactions, advances the slot; the rows read. */
     private int readBatch() throws SQLException, IOException {
         if (c == null) c = DriverManager.getConnection(url, login);
-        int rows = 0;
-        String commitLsn = null;
-        String txid = null;
-        List<WitnessWrite> writes = new ArrayList<>();
-        List<String> lines = new ArrayList<>();
-        try (PreparedStatement p = c.prepareStatement("SELECT lsn::text, xid::text, data FROM "
-                + "pg_logical_slot_peek_changes(?, NULL, ?, 'include-xids', '1', 'skip-empty-xacts', '1')")) {
-            p.setString(1, slot);
-            p.setInt(2, BATCH);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    rows++;
-                    String data = rs.getString(3);
-                    if (data.startsWith("BEGIN")) {
-                        txid = rs.getString(2);
-                        writes.clear();
-                    } else if (data.startsWith("COMMIT")) {
-                        commitLsn = rs.getString(1);
-                        long pos = TestDecodingRows.lsn(commitLsn);
-                        // A transaction without writes to the workload's tables tells the join nothing.
-                        if (pos > lastPos && !writes.isEmpty()) {
-                            lines.add(WitnessWrite.line(pos, node, txid, writes));
-                        }
-                        lastPos = Math.max(lastPos, pos);
-                        writes.clear();
-                    } else {
-                        writes.addAll(TestDecodingRows.writes(data));
-                    }
-                }
-            }
-        }
-        if (commitLsn != null) {
-            out.write(lines); // the lines are in the file before the slot moves past them
-            written += lines.size();
-            try (PreparedStatement p = c.prepareStatement("SELECT pg_replication_slot_advance(?, ?::pg_lsn)")) {
-                p.setString(1, slot);
-                p.setString(2, commitLsn);
-                p.execute();
-            }
+        SlotPeek peek = SlotPeek.read(c, slot, BATCH, lastPos, (pos, txid, writes) -> WitnessWrite.line(pos, node,
+                txid, writes));
+        lastPos = peek.lastPos();
+        if (peek.commitLsn() != null) {
+            out.write(peek.lines());
+            written += peek.lines().size();
+            peek.advance(c, slot);
             logSnapshot();
         }
-        return rows;
+        return peek.rows();
     }
 
     /**

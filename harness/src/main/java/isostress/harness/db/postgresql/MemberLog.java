@@ -252,45 +252,15 @@ final class MemberLog {
         long began = System.nanoTime();
         while (true) {
             long started = System.nanoTime();
-            int rows = 0;
-            String commitLsn = null, txid = null;
-            List<WitnessWrite> writes = new ArrayList<>();
-            List<String> lines = new ArrayList<>();
-            try (PreparedStatement p = c.prepareStatement("SELECT lsn::text, xid::text, data FROM "
-                    + "pg_logical_slot_peek_changes(?, NULL, ?, 'include-xids', '1', 'skip-empty-xacts', '1')")) {
-                p.setString(1, st.slot);
-                p.setInt(2, BATCH);
-                try (ResultSet rs = p.executeQuery()) {
-                    while (rs.next()) {
-                        rows++;
-                        String data = rs.getString(3);
-                        if (data.startsWith("BEGIN")) {
-                            txid = rs.getString(2);
-                            writes.clear();
-                        } else if (data.startsWith("COMMIT")) {
-                            commitLsn = rs.getString(1);
-                            long pos = TestDecodingRows.lsn(commitLsn);
-                            if (pos > st.lastPos && !writes.isEmpty()) {
-                                lines.add(WitnessWrite.line(pos, node, st.timeline, txid, writes));
-                            }
-                            st.lastPos = Math.max(st.lastPos, pos);
-                            writes.clear();
-                        } else {
-                            writes.addAll(TestDecodingRows.writes(data));
-                        }
-                    }
-                }
+            SlotPeek peek = SlotPeek.read(c, st.slot, BATCH, st.lastPos, (pos, txid, writes) ->
+                    WitnessWrite.line(pos, node, st.timeline, txid, writes));
+            st.lastPos = peek.lastPos();
+            if (peek.commitLsn() != null) {
+                out.write(peek.lines());
+                written += peek.lines().size();
+                peek.advance(c, st.slot);
             }
-            if (commitLsn != null) {
-                out.write(lines);
-                written += lines.size();
-                try (PreparedStatement p = c.prepareStatement("SELECT pg_replication_slot_advance(?, ?::pg_lsn)")) {
-                    p.setString(1, st.slot);
-                    p.setString(2, commitLsn);
-                    p.execute();
-                }
-            }
-            if (rows < BATCH) {
+            if (peek.rows() < BATCH) {
                 // Every commit flushed before this read began is in the file: an acknowledged one among them.
                 st.readTo = started;
                 st.reads++;
