@@ -87,6 +87,7 @@ def run_one(args, setting, fault, run, attempt):
         f.write(campaign('patroni-table', store, setting, fault, args.seconds, seed))
     out = os.path.join(store, 'output.txt')
     t0 = time.time()
+    load_start = os.getloadavg()[0]  # other work on the machine slows commits and failovers: say how much there was
     with open(out, 'w') as o:
         p = subprocess.Popen(['java', '-jar', args.jar, 'run', yaml], stdout=o, stderr=subprocess.STDOUT,
                              start_new_session=True)
@@ -106,7 +107,8 @@ def run_one(args, setting, fault, run, attempt):
             code = 'timeout'
     rec = {'setting': setting, 'fault': fault, 'run': run, 'attempt': attempt, 'seed': seed,
            'seconds': args.seconds, 'exit': code,
-           'wall_s': round(time.time() - t0, 1), 'dir': store}
+           'wall_s': round(time.time() - t0, 1), 'dir': store,
+           'load_start': round(load_start, 2), 'load_end': round(os.getloadavg()[0], 2)}
     runs = [os.path.join(store, 'patroni-table', d) for d in sorted(os.listdir(os.path.join(store, 'patroni-table')))
             if d[:1].isdigit()] if os.path.isdir(os.path.join(store, 'patroni-table')) else []
     rdir = runs[-1] if runs else None
@@ -284,6 +286,14 @@ def table(out, runs, settings, faults):
     if notes:
         text += '\nNotes: other anomalies (name ×count over the runs, in how many runs), and faults that failed:\n\n' + ''.join(
             f'{i}. {n}\n' for i, n in enumerate(notes, 1))
+    loads = [r['load_start'] for r in recs if r['status'] == 'done' and r.get('load_start') is not None]
+    unknown = sum(1 for r in recs if r['status'] == 'done' and r.get('load_start') is None)
+    if loads:
+        busy = sum(1 for x in loads if x > 3)
+        text += (f'\nThe machine\'s load average (1 min) as each run began: median {statistics.median(loads):.1f}, '
+                 f'{min(loads):.1f}-{max(loads):.1f}; {busy} of {len(loads)} runs began above 3 (other work running: '
+                 f'fewer commits/s and longer stretches without a commit)'
+                 + (f'; not recorded for {unknown} earlier runs' if unknown else '') + '.\n')
     total = sum(1 for r in recs if r['status'] == 'done')
     return text, total
 
