@@ -52,4 +52,13 @@ public interface Failover {
 
     /** A planned switchover away from {@code primary}, to a member the manager picks; returns when it is done. */
     void switchover(DbNode primary) throws IOException, InterruptedException;
+
+    /**
+     * Waits at most {@code wait} until the manager would accept a switchover, as an operator waits for a healthy
+     * cluster before planned maintenance: a running replica it may promote (under synchronous replication, the
+     * synchronous standby, which the new primary names a few seconds after a failover). False when none came.
+     */
+    default boolean awaitSwitchoverCandidate(Duration wait) throws IOException, InterruptedException {
+        return true;
+    }
 }

@@ -38,6 +38,16 @@ public interface Fault {
     }
 
     /**
+     * Waits, at most {@code wait}, for the cluster to be as this fault needs it before it strikes; the wait is not part
+     * of the fault (its start is recorded after). A switchover waits for a replica the manager would promote, as an
+     * operator does before planned maintenance; other faults strike at once. Returns without error when the wait is
+     * over in vain: the fault is then tried, and fails with the manager's own reason.
+     */
+    default void awaitReady(isostress.harness.db.Failover failover, java.time.Duration wait)
+            throws IOException, InterruptedException {
+    }
+
+    /**
      * The stop event's key for how long healing took, in milliseconds (kill: {@code restart-ms}, the time until the
      * node served clients again; results.json's {@code healMillis}), or null when healing is not timed (then 0).
      */

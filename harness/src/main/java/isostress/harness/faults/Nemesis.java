@@ -41,6 +41,8 @@ public final class Nemesis implements AutoCloseable {
     private final Object lock = new Object();
     /** The longest the nemesis waits for a primary to aim a role fault at, and for one after a fault. */
     static final Duration PRIMARY_WAIT = Duration.ofSeconds(60);
+    /** How long a fault may wait for the cluster to be as it needs it ({@link Fault#awaitReady}). */
+    static final Duration READY_WAIT = Duration.ofSeconds(30);
     /** The longest the nemesis waits, after healing a fault, for the node to be back in its group (a standby streaming). */
     static final Duration REJOIN_WAIT = Duration.ofSeconds(60);
     private Thread thread;
@@ -117,6 +119,15 @@ public final class Nemesis implements AutoCloseable {
     private void inject(Fault fault, int index) {
         String name = fault.name();
         String leaderBefore = null, error = null;
+        try {
+            fault.awaitReady(failover, READY_WAIT);
+        } catch (IOException e) {
+            // not ready as far as could be told: the fault is tried, and says why it failed
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (stopping) return; // the run ended while waiting: nothing began
         if (failover != null) leaderBefore = primary(PRIMARY_WAIT).map(DbNode::name).orElse(null);
         if (fault.onPrimary()) {
             int at = leaderBefore == null ? -1 : names().indexOf(leaderBefore);

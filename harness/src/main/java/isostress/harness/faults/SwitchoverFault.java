@@ -1,5 +1,10 @@
 package isostress.harness.faults;
 
+import isostress.harness.db.Failover;
+
+import java.io.IOException;
+import java.time.Duration;
+
 /**
  * A planned switchover, as an operator runs for maintenance: the manager demotes the primary cleanly and promotes a
  * replica it picks. Nothing should be lost; sessions on the old primary see their connections close. Over once
@@ -13,6 +18,11 @@ public final class SwitchoverFault extends PrimaryFault {
     @Override
     public Active on(FaultTarget target) {
         return Active.once(() -> target.requireFailover().switchover(target.node()));
+    }
+
+    @Override
+    public void awaitReady(Failover failover, Duration wait) throws IOException, InterruptedException {
+        if (failover != null) failover.awaitSwitchoverCandidate(wait);
     }
 
     @Override

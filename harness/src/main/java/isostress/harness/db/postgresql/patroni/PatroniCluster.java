@@ -34,7 +34,8 @@ final class PatroniCluster implements RunningDatabase {
     long leaderMillis = -1, streamingMillis = -1;
     private boolean closed;
 
-    PatroniCluster(List<PatroniMember> members, Etcd etcd, Path base, String pgVersion) {
+    /** @param synchronous Patroni's {@code synchronous_mode} is on */
+    PatroniCluster(List<PatroniMember> members, Etcd etcd, Path base, String pgVersion, boolean synchronous) {
         this.members = List.copyOf(members);
         this.etcd = etcd;
         this.base = base;
@@ -43,7 +44,7 @@ final class PatroniCluster implements RunningDatabase {
                 .map(m -> m.address().clientHost() + ":" + m.address().pgPort()).collect(Collectors.joining(","))
                 + "/postgres?targetServerType=primary&hostRecheckSeconds=1";
         for (PatroniMember m : members) m.clusterUrl(url);
-        this.failover = new PatroniFailover(this, this.members, etcd.clientPort());
+        this.failover = new PatroniFailover(this, this.members, etcd.clientPort(), synchronous);
     }
 
     @Override

@@ -86,7 +86,8 @@ public final class PatroniProvisioner implements Provisioner {
                 for (Path p : (Iterable<Path>) files::iterator) chownToPostgres(p);
             }
         }
-        PatroniCluster cluster = new PatroniCluster(members, etcd, base, tools.pgVersion());
+        PatroniCluster cluster = new PatroniCluster(members, etcd, base, tools.pgVersion(),
+                "true".equals(dynamic.get("synchronous_mode")));
         try {
             etcd.start(30);
             long t0 = System.nanoTime();
