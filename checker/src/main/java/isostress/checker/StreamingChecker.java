@@ -159,15 +159,20 @@ public final class StreamingChecker {
         return s;
     }
 
-    /** Starts a whole check of the prefix (of {@code size} transactions) in the background. */
+    /**
+     * Starts a whole check of the prefix (of {@code size} transactions) in the background, which also builds the
+     * prefix's history (this thread only copies which transactions are in).
+     */
     private void start(int size) {
-        CompletedPrefix.Prefix p = prefix.history();
+        java.util.function.Supplier<CompletedPrefix.Prefix> later = prefix.historyLater();
         pendingCycle = screen.flag() != null && screen.cycle();
         screen.reset();
         lastWhole = size;
         wholeChecks++;
-        pending = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> new Step(size, p, Checker.check(p.history(), levels, options)), r -> {
+        pending = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            CompletedPrefix.Prefix p = later.get();
+            return new Step(size, p, Checker.check(p.history(), levels, options));
+        }, r -> {
                     Thread t = new Thread(r, "streaming-whole-check");
                     t.setDaemon(true);
                     t.start();
