@@ -173,10 +173,10 @@ public final class StreamingChecker {
             CompletedPrefix.Prefix p = later.get();
             return new Step(size, p, Checker.check(p.history(), levels, options));
         }, r -> {
-                    Thread t = new Thread(r, "streaming-whole-check");
-                    t.setDaemon(true);
-                    t.start();
-                });
+            Thread t = new Thread(r, "streaming-whole-check");
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     /** The background whole check's step once it is done (waiting for it when {@code wait}), else null. */
