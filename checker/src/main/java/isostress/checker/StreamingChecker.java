@@ -137,7 +137,13 @@ public final class StreamingChecker {
     public Step check() {
         if (violation != null) return null;
         Step done = collect(screen == null);
-        if (violation != null || prefix.added() == checkedAdded) return done;
+        if (violation != null) return done;
+        if (prefix.added() == checkedAdded) {
+            // A whole check the screen asked for while another ran starts once that one is done, completions or not:
+            // at the end of a run none may follow, and the violation would wait for the end-of-run check.
+            if (background && screen != null && pending == null && screen.flag() != null) start(prefix.size());
+            return done;
+        }
         checkedAdded = prefix.added();
         int size = prefix.size();
         if (size == 0) return null;
