@@ -12,7 +12,7 @@ import java.util.Arrays;
  */
 final class ListKey {
     static final int NONE = -1;
-    /** An unshown entry a lengthening read took (removed at the end of {@link #compact}). */
+    /** Marks an unshown entry a lengthening read took (dropped by {@link #compact}). */
     private static final long TAKEN = -2;
 
     private static final long[] NO_LONGS = {};
@@ -23,7 +23,7 @@ final class ListKey {
     int len;
     /** The first position of the longest read whose element is also at an earlier one; MAX_VALUE: none. */
     int duplicateAt = Integer.MAX_VALUE;
-    /** Appends not shown by the longest read, in the order they came: element at {@code [2i]}, mark at {@code [2i + 1]}. */
+    /** Appends the longest read does not show, in the order they came: element at {@code [2i]}, mark at [2i + 1]. */
     long[] unshown = NO_LONGS;
     int unshownLen;
     /** Where the last {@link #take} found its element: the next is most likely just after it. */

@@ -33,16 +33,18 @@ import java.util.Set;
  * <p>Session order joins each transaction to its session's nearest neighbours already in. What the screen does not
  * see: real time (strict serializability adds it), cycles allowed by weaker levels, and the anomalies that are not
  * cycles except aborted and duplicate elements, incompatible orders and intermediate reads, which it flags. The caller
+ * therefore also checks the whole prefix from time to time, and the end-of-run check decides.
  *
  * <p>Laid out for the check while running, which must keep up with 100,000 transactions a second: in a JFR profile of
  * a million-transaction replay with hash maps (a {@code HashMap} of per-key state, a {@code TreeMap} per session, a
  * (key, element) map each for appenders, positions and aborted appends), the maps took half of the checking thread:
- * (key, element) lookups 31% of its samples (a cache miss each, several per element read), session {@code TreeMap}s
- * 12%, the per-key {@code HashMap} 8%. Keys are now numbered as they come, and each key's state is a few arrays
- * ({@link ListKey}): its longest read beside each element's appender, so a read is compared with it and finds its
- * appenders in the same array; the appends no read shows yet, a short list searched in the order they came. A
- * (key, element) map of appenders remains, one insertion per append, to tell elements appended twice and to find the
- * appender of an element the short list does not hold (an aborted or duplicate one). Sessions: {@link SessionNeighbours}.
+ * (key, element) lookups 31% of its samples, the completed prefix's included (a cache miss each, several per element
+ * read), session {@code TreeMap}s 12%, the per-key {@code HashMap} 8%. Keys are now numbered as they come, and each
+ * key's state is a few arrays ({@link ListKey}): its longest read beside each element's appender, so a read is
+ * compared with it and finds its appenders in the same array; the appends no read shows yet, a short list searched in
+ * the order they came. A (key, element) map of appenders remains, one insertion per append, to tell elements appended
+ * twice and to find the appender of an element the short list does not hold (an aborted or duplicate one). Sessions:
+ * {@link SessionNeighbours}; the graph: {@link OnlineOrder}.
  */
 public final class ListScreen {
     private final OnlineOrder g = new OnlineOrder();
@@ -58,7 +60,10 @@ public final class ListScreen {
     private final boolean cyclesCount;
     private String flag;
     private boolean cycle;
-    /** Scratch of {@link #add}, per operation of the transaction: its key, whether it is its transaction's last append to the key, whether its element was appended before. */
+    /**
+     * Scratch of {@link #add}, per operation of the transaction: its key, whether it is its transaction's last append
+     * to the key, whether its element was appended before.
+     */
     private ListKey[] opKey = new ListKey[16];
     private boolean[] opLast = new boolean[16], opTwice = new boolean[16];
     /** Scratch: the read being looked at, unboxed once. */
@@ -169,9 +174,9 @@ public final class ListScreen {
     }
 
     /**
-     * Node {@code v} read the first {@code s} elements of {@code list} from {@code key}, the rest being its own appends
-     * before the read. A reader of the longest list is before every append it does not show but its own: it gets an
-     * edge to each, now and as they come, until a longer read shows the next one.
+     * Node {@code v} read the first {@code s} elements of {@code list} from {@code key}, the rest being its own
+     * appends before the read. A reader of the longest list is before every append it does not show but its own: it
+     * gets an edge to each, now and as they come, until a longer read shows the next one.
      */
     private void read(int v, long key, ListKey k, List<Long> list, int s) {
         if (values.length < s) values = new long[Math.max(s, values.length * 2)];

@@ -23,7 +23,7 @@ final class SessionNeighbours {
     private int[][] node = new int[16][];
     private int[] len = new int[16];
     private int sessions;
-    /** The neighbours found by the last {@link #insert}: nodes of the session's transactions invoked just before and after. */
+    /** The neighbours the last {@link #insert} found: the session's transactions invoked just before and after it. */
     private int before, after;
 
     /**
