@@ -137,7 +137,13 @@ public final class StreamingChecker {
     public Step check() {
         if (violation != null) return null;
         Step done = collect(screen == null);
-        if (violation != null || prefix.added() == checkedAdded) return done;
+        if (violation != null) return done;
+        if (prefix.added() == checkedAdded) {
+            // A whole check the screen asked for while another ran starts once that one is done, completions or not:
+            // at the end of a run none may follow, and the violation would wait for the end-of-run check.
+            if (background && screen != null && pending == null && screen.flag() != null) start(prefix.size());
+            return done;
+        }
         checkedAdded = prefix.added();
         int size = prefix.size();
         if (size == 0) return null;
@@ -159,19 +165,24 @@ public final class StreamingChecker {
         return s;
     }
 
-    /** Starts a whole check of the prefix (of {@code size} transactions) in the background. */
+    /**
+     * Starts a whole check of the prefix (of {@code size} transactions) in the background, which also builds the
+     * prefix's history (this thread only copies which transactions are in).
+     */
     private void start(int size) {
-        CompletedPrefix.Prefix p = prefix.history();
+        java.util.function.Supplier<CompletedPrefix.Prefix> later = prefix.historyLater();
         pendingCycle = screen.flag() != null && screen.cycle();
         screen.reset();
         lastWhole = size;
         wholeChecks++;
-        pending = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> new Step(size, p, Checker.check(p.history(), levels, options)), r -> {
-                    Thread t = new Thread(r, "streaming-whole-check");
-                    t.setDaemon(true);
-                    t.start();
-                });
+        pending = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            CompletedPrefix.Prefix p = later.get();
+            return new Step(size, p, Checker.check(p.history(), levels, options));
+        }, r -> {
+            Thread t = new Thread(r, "streaming-whole-check");
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     /** The background whole check's step once it is done (waiting for it when {@code wait}), else null. */

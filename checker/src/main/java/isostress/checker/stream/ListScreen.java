@@ -5,14 +5,10 @@ import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.Txn;
 
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The incremental part of the streaming check of a list-append history: the serializability dependency graph of the
@@ -38,39 +34,46 @@ import java.util.TreeMap;
  * see: real time (strict serializability adds it), cycles allowed by weaker levels, and the anomalies that are not
  * cycles except aborted and duplicate elements, incompatible orders and intermediate reads, which it flags. The caller
  * therefore also checks the whole prefix from time to time, and the end-of-run check decides.
+ *
+ * <p>Laid out for the check while running, which must keep up with 100,000 transactions a second: in a JFR profile of
+ * a million-transaction replay with hash maps (a {@code HashMap} of per-key state, a {@code TreeMap} per session, a
+ * (key, element) map each for appenders, positions and aborted appends), the maps took half of the checking thread:
+ * (key, element) lookups 31% of its samples, the completed prefix's included (a cache miss each, several per element
+ * read), session {@code TreeMap}s 12%, the per-key {@code HashMap} 8%. Keys are now numbered as they come, and each
+ * key's state is a few arrays ({@link ListKey}): its longest read beside each element's appender, so a read is
+ * compared with it and finds its appenders in the same array; the appends no read shows yet, a short list searched in
+ * the order they came. A (key, element) map of appenders remains, one insertion per append, to tell elements appended
+ * twice and to find the appender of an element the short list does not hold (an aborted or duplicate one). Sessions:
+ * {@link SessionNeighbours}; the graph: {@link OnlineOrder}.
  */
 public final class ListScreen {
     private final OnlineOrder g = new OnlineOrder();
-    /** Transaction id to node, -1: not in. */
-    private int[] node = new int[1024];
-    /** (key, element) to the node of its appender (committed appenders in the prefix). */
+    /** Key to its number (the order it was first seen in), which indexes {@link #keys}. */
+    private final LongPairIntMap keyNumber = new LongPairIntMap(1024);
+    private ListKey[] keys = new ListKey[1024];
+    private int keyCount;
+    /** (key, element) to its committed appender's mark ({@link ListKey#mark}), for the appenders in the prefix. */
     private final LongPairIntMap appender = new LongPairIntMap(1024);
-    /** (key, element) to its position in the longest read of the key, for elements it shows. */
-    private final LongPairIntMap position = new LongPairIntMap(1024);
     /** (key, element) of aborted transactions' appends. */
     private final LongPairIntMap aborted = new LongPairIntMap(64);
-    private final Map<Long, KeyState> keys = new HashMap<>();
-    private final Map<Long, TreeMap<Long, Integer>> sessions = new HashMap<>();
+    private final SessionNeighbours sessions = new SessionNeighbours();
     private final boolean cyclesCount;
     private String flag;
     private boolean cycle;
-
-    /** What is known of one key. */
-    private static final class KeyState {
-        long[] longest = new long[4];
-        int len;
-        /** Appends not shown by the longest read: element to appender node. */
-        final Map<Long, Integer> unshown = new LinkedHashMap<>();
-        /** Readers of the longest read (see {@link #read}). */
-        final List<Integer> readers = new ArrayList<>(2);
-        /** Per appender node, its last element appended to this key. */
-        final Map<Integer, Long> finalElement = new HashMap<>();
-    }
+    /**
+     * Scratch of {@link #add}, per operation of the transaction: its key, whether it is its transaction's last append
+     * to the key, whether its element was appended before.
+     */
+    private ListKey[] opKey = new ListKey[16];
+    private boolean[] opLast = new boolean[16], opTwice = new boolean[16];
+    /** Scratch: the read being looked at, unboxed once. */
+    private long[] values = new long[16];
+    /** Whether a read of the transaction being added showed an element that was not an unshown append. */
+    private boolean strayed;
 
     /** @param cyclesCount whether a cycle is worth a whole check (serializability is asked for), or only anomalies */
     public ListScreen(boolean cyclesCount) {
         this.cyclesCount = cyclesCount;
-        java.util.Arrays.fill(node, -1);
     }
 
     /** Why the prefix deserves a whole check now (a cycle or a non-cycle anomaly), or null. Cleared by {@link #reset}. */
@@ -103,126 +106,185 @@ public final class ListScreen {
      * aborted one), in the order they come in.
      */
     public void add(Txn t) {
+        List<MicroOp> ops = t.ops();
         if (t.outcome() == Outcome.FAIL) {
-            for (MicroOp m : t.ops()) if (m instanceof MicroOp.Append a) aborted.put(a.key(), a.value(), 1);
+            for (MicroOp m : ops) {
+                if (!(m instanceof MicroOp.Append a)) continue;
+                aborted.put(a.key(), a.value(), 1);
+                key(a.key()).aborted++;
+            }
             return;
         }
         int v = g.node();
-        grow(t.id());
-        node[t.id()] = v;
-        session(t, v);
-        List<MicroOp.Append> appends = new ArrayList<>();
-        for (MicroOp m : t.ops()) {
-            if (m instanceof MicroOp.Append a) {
-                appends.add(a);
-                if (appender.put(a.key(), a.value(), v) != LongPairIntMap.MISSING) {
-                    raise("element " + a.value() + " appended twice to key " + a.key());
-                }
-                key(a.key()).finalElement.put(v, a.value());
-            }
+        sessions.insert(t.process(), t.invokeIndex(), v);
+        if (sessions.before() != SessionNeighbours.NONE) edge(sessions.before(), v, "so");
+        if (sessions.after() != SessionNeighbours.NONE) edge(v, sessions.after(), "so");
+        int n = ops.size();
+        if (opKey.length < n) {
+            opKey = new ListKey[n * 2];
+            opLast = new boolean[n * 2];
+            opTwice = new boolean[n * 2];
+        }
+        for (int i = 0; i < n; i++) opKey[i] = key(ops.get(i).key());
+        // Which append is the transaction's last to its key: a read ending at another of its appends is intermediate.
+        for (int i = n - 1; i >= 0; i--) {
+            if (!(ops.get(i) instanceof MicroOp.Append)) continue;
+            opLast[i] = opKey[i].finalSeenBy != v;
+            opKey[i].finalSeenBy = v;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!(ops.get(i) instanceof MicroOp.Append a)) continue;
+            opTwice[i] = appender.put(a.key(), a.value(), ListKey.mark(v, opLast[i])) != LongPairIntMap.MISSING;
+            if (opTwice[i]) raise("element " + a.value() + " appended twice to key " + a.key());
         }
         // Each key's external view: the first read's list, less the transaction's own appends before it, which a
         // read after them must end with (else it is an internal anomaly, for the checker to name).
-        Set<Long> read = new HashSet<>();
-        Map<Long, List<Long>> own = new HashMap<>();
-        for (MicroOp m : t.ops()) {
+        strayed = false;
+        for (int i = 0; i < n; i++) {
+            MicroOp m = ops.get(i);
+            ListKey k = opKey[i];
+            k.own(v);
             if (m instanceof MicroOp.Append a) {
-                own.computeIfAbsent(a.key(), x -> new ArrayList<>()).add(a.value());
+                k.addOwn(a.value());
                 continue;
             }
             MicroOp.ListRead r = (MicroOp.ListRead) m;
-            if (r.values() == null || read.contains(r.key())) continue;
-            List<Long> mine = own.getOrDefault(r.key(), List.of());
-            List<Long> values = r.values();
-            int ext = values.size() - mine.size();
-            if (ext < 0 || !values.subList(ext, values.size()).equals(mine)) {
+            if (r.values() == null || k.readBy == v) continue;
+            k.readBy = v;
+            List<Long> list = r.values();
+            int ext = list.size() - k.ownLen;
+            if (ext < 0 || !endsWithOwn(list, ext, k)) {
                 raise("internal read of key " + r.key());
-                read.add(r.key());
                 continue;
             }
-            read.add(r.key());
-            read(v, r.key(), values.subList(0, ext));
+            read(v, r.key(), k, list, ext);
         }
-        for (MicroOp.Append a : appends) {
-            KeyState k = key(a.key());
-            if (position.get(a.key(), a.value()) != LongPairIntMap.MISSING) continue; // shown already (own read)
-            if (k.unshown.putIfAbsent(a.value(), v) != null) continue;
-            int last = k.len == 0 ? -1 : appender.get(a.key(), k.longest[k.len - 1]);
+        for (int i = 0; i < n; i++) {
+            if (!(ops.get(i) instanceof MicroOp.Append a)) continue;
+            ListKey k = opKey[i];
+            // Shown already: only an element appended twice, or after an aborted append of it, or read by its
+            // appender before appending it; other appends skip the search.
+            if ((opTwice[i] || strayed || k.aborted > 0) && shows(k, a.value())) continue;
+            if (opTwice[i] && k.isUnshown(a.value())) continue;
+            int last = k.lastNode();
             if (last >= 0) edge(last, v, "ww");
-            for (int r : k.readers) edge(r, v, "rw");
+            for (int j = 0; j < k.readersLen; j++) edge(k.readers[j], v, "rw");
+            k.addUnshown(a.value(), ListKey.mark(v, opLast[i]));
         }
     }
 
     /**
-     * Node {@code v} read {@code values} from {@code key}, its own appends before the read taken off. A reader of the longest list is before every append it does not show but its
-     * own: it gets an edge to each, now and as they come, until a longer read shows the next one.
+     * Node {@code v} read the first {@code s} elements of {@code list} from {@code key}, the rest being its own
+     * appends before the read. A reader of the longest list is before every append it does not show but its own: it
+     * gets an edge to each, now and as they come, until a longer read shows the next one.
      */
-    private void read(int v, long key, List<Long> values) {
-        KeyState k = key(key);
-        Set<Long> seen = new HashSet<>();
-        for (Long e : values) {
-            if (!seen.add(e)) raise("duplicate element " + e + " in a read of key " + key);
-            if (aborted.get(key, e) != LongPairIntMap.MISSING) raise("aborted read of element " + e + ", key " + key);
+    private void read(int v, long key, ListKey k, List<Long> list, int s) {
+        if (values.length < s) values = new long[Math.max(s, values.length * 2)];
+        long[] vals = values;
+        for (int i = 0; i < s; i++) vals[i] = list.get(i);
+        if (k.aborted > 0) {
+            for (int i = 0; i < s; i++) {
+                if (aborted.get(key, vals[i]) == LongPairIntMap.MISSING) continue;
+                raise("aborted read of element " + vals[i] + ", key " + key);
+                break;
+            }
         }
-        int common = Math.min(values.size(), k.len);
+        int common = Math.min(s, k.len);
         for (int i = 0; i < common; i++) {
-            if (k.longest[i] != values.get(i)) {
+            if (k.element(i) != vals[i]) {
+                duplicates(key, vals, s);
                 raise("incompatible orders of key " + key);
                 return;
             }
         }
-        if (values.size() > k.len) lengthen(key, k, values);
-        if (!values.isEmpty()) {
-            long last = values.get(values.size() - 1);
-            int w = appender.get(key, last);
-            if (w == LongPairIntMap.MISSING) return; // an aborted element: raised already
-            Long fin = k.finalElement.get(w);
-            if (fin != null && fin != last) raise("intermediate read of key " + key);
+        if (k.duplicateAt < common) raise("duplicate element " + k.element(k.duplicateAt) + " in a read of key " + key);
+        if (s > k.len) lengthen(key, k, vals, s);
+        if (s > 0) {
+            int m = k.markAt(s - 1);
+            int w = ListKey.node(m);
+            if (w == ListKey.NONE) return; // an aborted element: raised already
+            if (!ListKey.last(m)) raise("intermediate read of key " + key);
             edge(w, v, "wr");
         }
-        if (values.size() < k.len) {
-            int next = appender.get(key, k.longest[values.size()]);
-            if (next != LongPairIntMap.MISSING) edge(v, next, "rw");
+        if (s < k.len) {
+            int next = ListKey.node(k.markAt(s));
+            if (next != ListKey.NONE) edge(v, next, "rw");
         } else {
-            for (int u : k.unshown.values()) edge(v, u, "rw");
-            k.readers.add(v);
+            for (int j = 0; j < k.unshownLen; j++) edge(v, k.unshownNode(j), "rw");
+            k.addReader(v);
         }
     }
 
-    /** The longest read of {@code key} becomes {@code values}, which extends it. */
-    private void lengthen(long key, KeyState k, List<Long> values) {
-        if (k.longest.length < values.size()) k.longest = java.util.Arrays.copyOf(k.longest, values.size() * 2);
-        int prev = k.len == 0 ? -1 : appender.get(key, k.longest[k.len - 1]);
-        int next = appender.get(key, values.get(k.len));
-        if (next != LongPairIntMap.MISSING) for (int r : k.readers) edge(r, next, "rw");
-        k.readers.clear();
-        for (int i = k.len; i < values.size(); i++) {
-            long e = values.get(i);
-            k.longest[i] = e;
-            position.put(key, e, i);
-            k.unshown.remove(e);
-            int w = appender.get(key, e);
-            if (w == LongPairIntMap.MISSING) continue; // aborted: raised already
+    /** The longest read of {@code key} becomes the first {@code s} of {@code vals}, which extend it. */
+    private void lengthen(long key, ListKey k, long[] vals, int s) {
+        k.ensureShown(s);
+        int prev = k.lastNode();
+        int first = appenderOf(key, k, vals, k.len);
+        int next = ListKey.node(first);
+        if (next != ListKey.NONE) for (int j = 0; j < k.readersLen; j++) edge(k.readers[j], next, "rw");
+        k.readersLen = 0;
+        for (int i = k.len; i < s; i++) {
+            int m = i == k.len ? first : appenderOf(key, k, vals, i);
+            k.setShown(i, vals[i], m);
+            int w = ListKey.node(m);
+            if (w == ListKey.NONE) continue; // aborted: raised already
             if (prev >= 0) edge(prev, w, "ww");
             prev = w;
         }
-        k.len = values.size();
-        for (int u : k.unshown.values()) {
+        k.len = s;
+        k.compact();
+        for (int j = 0; j < k.unshownLen; j++) {
+            int u = k.unshownNode(j);
             if (u == prev) raise("intermediate read of key " + key); // its appends are split by the read
             else if (prev >= 0) edge(prev, u, "ww");
         }
     }
 
-    private void session(Txn t, int v) {
-        TreeMap<Long, Integer> s = sessions.computeIfAbsent(t.process(), p -> new TreeMap<>());
-        Map.Entry<Long, Integer> before = s.floorEntry(t.invokeIndex()), after = s.ceilingEntry(t.invokeIndex());
-        s.put(t.invokeIndex(), v);
-        if (before != null) edge(before.getValue(), v, "so");
-        if (after != null) edge(v, after.getValue(), "so");
+    /**
+     * The mark of the appender of {@code vals[i]}, which a lengthening read shows for the first time: an unshown
+     * append, taken off that list; otherwise (an aborted or duplicate element, or one its reader appends after) from
+     * the map of appenders, {@link ListKey#NONE} when it has none.
+     */
+    private int appenderOf(long key, ListKey k, long[] vals, int i) {
+        long m = k.take(vals[i]);
+        if (m != Long.MIN_VALUE) return (int) m;
+        strayed = true;
+        for (int j = 0; j < i; j++) {
+            if (vals[j] != vals[i]) continue;
+            raise("duplicate element " + vals[i] + " in a read of key " + key);
+            k.duplicateAt = Math.min(k.duplicateAt, i);
+            break;
+        }
+        return appender.get(key, vals[i]);
     }
 
-    private KeyState key(long key) {
-        return keys.computeIfAbsent(key, x -> new KeyState());
+    /** Raises the first element {@code vals} holds twice (a read that is not a prefix of the longest one). */
+    private void duplicates(long key, long[] vals, int s) {
+        Set<Long> seen = new HashSet<>();
+        for (int i = 0; i < s; i++) {
+            if (seen.add(vals[i])) continue;
+            raise("duplicate element " + vals[i] + " in a read of key " + key);
+            return;
+        }
+    }
+
+    private static boolean endsWithOwn(List<Long> list, int ext, ListKey k) {
+        for (int j = 0; j < k.ownLen; j++) if (list.get(ext + j) != k.own[j]) return false;
+        return true;
+    }
+
+    /** True when the longest read of {@code k} shows {@code element}. O(its length): for the rare cases only. */
+    private static boolean shows(ListKey k, long element) {
+        for (int i = 0; i < k.len; i++) if (k.element(i) == element) return true;
+        return false;
+    }
+
+    private ListKey key(long key) {
+        int i = keyNumber.putIfAbsent(key, 0, keyCount);
+        if (i < keyCount) return keys[i];
+        keyCount++;
+        if (i == keys.length) keys = Arrays.copyOf(keys, i * 2);
+        return keys[i] = new ListKey();
     }
 
     private void edge(int x, int y, String kind) {
@@ -234,12 +296,5 @@ public final class ListScreen {
 
     private void raise(String why) {
         if (flag == null) flag = why;
-    }
-
-    private void grow(int id) {
-        if (id < node.length) return;
-        int old = node.length;
-        node = java.util.Arrays.copyOf(node, Math.max(old * 2, id + 1));
-        java.util.Arrays.fill(node, old, node.length, -1);
     }
 }

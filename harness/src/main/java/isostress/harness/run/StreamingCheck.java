@@ -196,10 +196,26 @@ final class StreamingCheck implements AutoCloseable {
         return mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
     }
 
-    /** Checks the prefix of {@code checker}, which holds {@code taken} transactions; true on a violation (reported). */
+    /**
+     * Checks the prefix of {@code checker}, which holds {@code taken} transactions; true on a violation (reported).
+     *
+     * <p>{@link #busy} turns true before the transactions are counted as examined and false only once the verdict of
+     * the background check is recorded: a replay that waits for it reads both, and with {@code busy} cleared first it
+     * could see everything examined and nothing running, close, and have the violation dropped (seen on a loaded
+     * machine: the end-of-run check then found what the streaming check had found first).
+     */
     private boolean check(StreamingChecker checker, long begin, int taken) {
         StreamingChecker.Step s = checker.check();
-        busy = checker.waiting();
+        boolean waiting = checker.waiting();
+        if (waiting) busy = true;
+        try {
+            return record(s, checker, begin, taken);
+        } finally {
+            if (!waiting) busy = false;
+        }
+    }
+
+    private boolean record(StreamingChecker.Step s, StreamingChecker checker, long begin, int taken) {
         long end = System.nanoTime();
         if (listener != null) listener.checked(taken, s == null ? prefixTxns : s.txns(), end);
         if (s == null) return false; // an empty prefix: everything so far waits for a writer in flight

@@ -95,6 +95,57 @@ class CompletedPrefixTest {
         assertEquals(prefix.anomalyCounts().keySet(), whole.anomalyCounts().keySet());
     }
 
+    static MicroOp append(long k, long e) {
+        return new MicroOp.Append(k, e);
+    }
+
+    static MicroOp list(long k, Long... es) {
+        return new MicroOp.ListRead(k, List.of(es));
+    }
+
+    /**
+     * A list read waits for the appender of each element, also when a longer read in the prefix already showed the
+     * elements before it: an element at a position the longer read shows differently, or past its end, is looked up.
+     */
+    @Test
+    void aListReadWaitsForEveryElementsAppenderWhateverWasReadBefore() {
+        CompletedPrefix p = new CompletedPrefix(ZERO);
+        p.add(txn(0, 0, Outcome.OK, 0, 1, append(1, 1)));
+        p.add(txn(1, 1, Outcome.OK, 2, 3, append(1, 2)));
+        p.add(txn(2, 2, Outcome.OK, 4, 5, list(1, 1L, 2L)));
+        assertEquals(3, p.size());
+        p.add(txn(3, 3, Outcome.OK, 6, 7, list(1, 1L, 2L, 3L))); // 3's appender (T5) not in yet
+        p.add(txn(4, 4, Outcome.OK, 8, 9, list(1, 1L, 3L))); // 3 where the longer read has 2
+        p.add(txn(6, 6, Outcome.OK, 12, 13, list(1, 2L, 1L))); // both appenders in, in another order
+        assertEquals(4, p.size(), "only the read whose appenders are all in");
+        p.add(txn(5, 5, Outcome.OK, 10, 14, append(1, 3)));
+        assertEquals(7, p.size(), "3's appender released both readers");
+        p.add(txn(7, 7, Outcome.OK, 15, 16, list(1, 1L, 2L, 3L, 4L), append(1, 4))); // its own append
+        p.add(txn(8, 8, Outcome.OK, 17, 18, list(1, 1L, 2L, 3L, 5L))); // 5 appended by nobody
+        assertEquals(8, p.size());
+        assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, p.history().ids());
+    }
+
+    /** A prefix taken to be built later describes the moment it was taken, whatever comes in afterwards. */
+    @Test
+    void aPrefixBuiltLaterIsThePrefixWhenItWasTaken() {
+        CompletedPrefix p = new CompletedPrefix(ZERO);
+        p.add(txn(0, 0, Outcome.OK, 0, 1, r(1, 0), w(1, 7)));
+        p.add(txn(2, 2, Outcome.OK, 4, 5, r(1, 7), w(2, 9)));
+        p.add(txn(3, 3, Outcome.OK, 6, 7, r(1, 8))); // waits for T1
+        java.util.function.Supplier<CompletedPrefix.Prefix> later = p.historyLater();
+        CompletedPrefix.Prefix now = p.history();
+        p.add(txn(1, 1, Outcome.OK, 2, 8, r(1, 7), w(1, 8)));
+        p.add(txn(4, 4, Outcome.OK, 9, 10, r(3, 0)));
+        CompletedPrefix.Prefix built = later.get();
+        assertArrayEquals(now.ids(), built.ids());
+        assertArrayEquals(new int[] {0, 2}, built.ids());
+        assertEquals(now.left(), built.left());
+        assertEquals(1, built.left());
+        assertEquals(now.history().txns(), built.history().txns());
+        assertArrayEquals(new int[] {0, 1, 2, 3, 4}, p.history().ids());
+    }
+
     /**
      * Soundness on simulated stores: no prefix of a valid history is invalid. The simulated serializable store lets
      * a reader complete before its writer does, so leaving out such readers is what keeps these prefixes valid
