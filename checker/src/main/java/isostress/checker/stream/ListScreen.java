@@ -39,7 +39,7 @@ import java.util.TreeMap;
  * cycles except aborted and duplicate elements, incompatible orders and intermediate reads, which it flags. The caller
  * therefore also checks the whole prefix from time to time, and the end-of-run check decides.
  */
-public final class ListScreen {
+public final class ListScreen implements Screen {
     private final OnlineOrder g = new OnlineOrder();
     /** Transaction id to node, -1: not in. */
     private int[] node = new int[1024];
@@ -74,22 +74,30 @@ public final class ListScreen {
     }
 
     /** Why the prefix deserves a whole check now (a cycle or a non-cycle anomaly), or null. Cleared by {@link #reset}. */
+    @Override
     public String flag() {
         return flag;
     }
 
     /** Clears the flag; a cycle found stays found (the graph keeps out its closing edge). */
+    @Override
     public void reset() {
         flag = null;
     }
 
     /** True once the graph had a cycle. */
+    @Override
     public boolean cycle() {
         return cycle;
     }
 
     public int nodes() {
         return g.nodes();
+    }
+
+    @Override
+    public boolean accepts(Txn t) {
+        return lists(t);
     }
 
     /** True when the screen can read {@code t}: list operations only. */
@@ -102,6 +110,7 @@ public final class ListScreen {
      * Takes a transaction that came into the prefix (every element it read is appended by one already in, or by an
      * aborted one), in the order they come in.
      */
+    @Override
     public void add(Txn t) {
         if (t.outcome() == Outcome.FAIL) {
             for (MicroOp m : t.ops()) if (m instanceof MicroOp.Append a) aborted.put(a.key(), a.value(), 1);
