@@ -12,9 +12,10 @@ import java.util.List;
  * The incremental screen of a mini-transaction history ({@link Screen}): its dependency graph, grown as transactions
  * come into the prefix, with a cycle found the moment its last edge arrives ({@link OnlineOrder}).
  *
- * <p>Why mini-transactions can be kept incrementally: every write follows a read of the same key in its transaction
- * (no blind writes), and values are unique per key, so each key's versions form a forest by reads-from: the
- * transaction that read version v of k and wrote k installed v's child (MTC, Wei et al., §IV-A). The edges of the
+ * <p>Why mini-transactions can be kept incrementally: a key's first write in a transaction follows a read of it (no
+ * blind writes), and values are unique per key, so each key's versions form a forest by reads-from: the transaction
+ * that read version v of k and wrote k installed v's child (MTC, Wei et al., §IV-A); a second write of the key in
+ * the same transaction makes the first an intermediate version. The edges of the
  * dependency graph (MTC §IV-B, Alg. 1, in the form of §IV-C without WW's transitive closure) are then known as soon
  * as both ends are in: wr from v's writer to each reader (which also stands for ww to v's child, its reader), and rw
  * from each other reader of v to v's child. A prefix closed under reads-from has its writers in before their readers,
@@ -24,7 +25,7 @@ import java.util.List;
  * Lemma 1: not even SI): flagged when a level at least parallel SI is asked, and counted as a cycle (each overwrote
  * what the other read), but their sibling rw edges are not drawn; later readers of v get an edge to the first
  * child only. What the screen does not see: real time, the cycles weaker levels forbid, and non-cycle anomalies
- * other than aborted reads; the caller checks the whole prefix each time it doubles for those.
+ * other than aborted and intermediate reads; the caller checks the whole prefix each time it doubles for those.
  */
 public final class MiniScreen implements Screen {
     /** The value standing for a read of null (the initial state of an absent key) in the version map. */
@@ -42,9 +43,14 @@ public final class MiniScreen implements Screen {
     /** Readers' lists, linked: per entry, its reader's node and the next entry (-1: end). */
     private int[] readerNode = new int[1024], nextReader = new int[1024];
     private int entries;
-    /** Per key read by the transaction being added: the version slot it read (reused across transactions). */
+    /** Per version: written by a transaction that wrote its key again (an intermediate version no one may read). */
+    private boolean[] intermediate = new boolean[1024];
+    /**
+     * Per key read by the transaction being added (reused across transactions): the version it read, and the last
+     * version it wrote (-1: none yet).
+     */
     private long[] readKey = new long[8];
-    private int[] readSlot = new int[8];
+    private int[] readSlot = new int[8], ownSlot = new int[8];
     private String flag;
     private boolean cycle;
     private final SessionNeighbours.Edges so = (x, y) -> edge(x, y, "so");
@@ -59,8 +65,8 @@ public final class MiniScreen implements Screen {
     }
 
     /**
-     * True when {@code t} is a mini-transaction the screen can read: register reads and writes only, each key written
-     * at most once and, by a committed transaction, after its read of that key.
+     * True when {@code t} is a mini-transaction the screen can read: register reads and writes only, and, in a
+     * committed transaction, each key's first write after a read of that key.
      */
     public static boolean minis(Txn t) {
         List<MicroOp> ops = t.ops();
@@ -70,9 +76,7 @@ public final class MiniScreen implements Screen {
             if (!(m instanceof MicroOp.Write w)) return false;
             boolean readBefore = false;
             for (int j = 0; j < i; j++) {
-                MicroOp o = ops.get(j);
-                if (o instanceof MicroOp.Write x && x.key() == w.key()) return false; // written twice
-                if (o instanceof MicroOp.Read r && r.key() == w.key()) readBefore = true;
+                if (ops.get(j) instanceof MicroOp.Read r && r.key() == w.key()) readBefore = true;
             }
             if (!readBefore && t.outcome() != Outcome.FAIL) return false; // a blind write
         }
@@ -114,14 +118,16 @@ public final class MiniScreen implements Screen {
                 if (find(r.key(), reads) >= 0) continue; // a second read of the key, or one of its own write
                 if (reads == readKey.length) grow();
                 readKey[reads] = r.key();
+                ownSlot[reads] = -1;
                 readSlot[reads++] = read(v, r.key(), r.value() == null ? NULL_VALUE : r.value());
             } else {
                 MicroOp.Write w = (MicroOp.Write) m;
-                int i = find(w.key(), reads);
-                overwrite(v, readSlot[i], w.key());
-                readSlot[i] = -1; // a read after this write is of its own write
+                int i = find(w.key(), reads); // found: a committed mini-transaction read the key first
+                if (ownSlot[i] < 0) overwrite(v, readSlot[i], w.key());
+                else intermediate[ownSlot[i]] = true; // MTC's R1W1R1W1 and R1R1W1W1: only the last write is installed
                 int s = slot(w.key(), w.value());
                 writer[s] = v;
+                ownSlot[i] = s;
             }
         }
     }
@@ -133,6 +139,7 @@ public final class MiniScreen implements Screen {
             if (aborted.get(key, value) != LongPairIntMap.MISSING) raise("aborted read of key " + key);
             s = slot(key, value); // the initial version (the prefix holds every other value's writer)
         }
+        if (intermediate[s]) raise("intermediate read of key " + key);
         if (writer[s] >= 0) edge(writer[s], v, "wr");
         if (child[s] >= 0) {
             edge(v, child[s], "rw");
@@ -166,6 +173,7 @@ public final class MiniScreen implements Screen {
             writer = Arrays.copyOf(writer, m);
             child = Arrays.copyOf(child, m);
             readers = Arrays.copyOf(readers, m);
+            intermediate = Arrays.copyOf(intermediate, m);
         }
         writer[slots] = -1;
         child[slots] = -1;
@@ -182,6 +190,7 @@ public final class MiniScreen implements Screen {
     private void grow() {
         readKey = Arrays.copyOf(readKey, readKey.length * 2);
         readSlot = Arrays.copyOf(readSlot, readSlot.length * 2);
+        ownSlot = Arrays.copyOf(ownSlot, ownSlot.length * 2);
     }
 
     private void edge(int x, int y, String kind) {
