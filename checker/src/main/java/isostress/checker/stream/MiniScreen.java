@@ -30,6 +30,8 @@ import java.util.List;
 public final class MiniScreen implements Screen {
     /** The value standing for a read of null (the initial state of an absent key) in the version map. */
     private static final long NULL_VALUE = Long.MIN_VALUE;
+    /** The layout of {@link #ver}. */
+    private static final int STRIDE = 4, WRITER = 0, CHILD = 1, READERS = 2, INTERMEDIATE = 3;
     private final OnlineOrder g = new OnlineOrder();
     private final SessionNeighbours sessions = new SessionNeighbours();
     private final boolean cyclesCount, conflictsCount;
@@ -37,14 +39,17 @@ public final class MiniScreen implements Screen {
     private final LongPairIntMap versions = new LongPairIntMap(1024);
     /** (key, value) written by aborted transactions. */
     private final LongPairIntMap aborted = new LongPairIntMap(64);
-    /** Per version: its writer's node (-1: initial), its first child's node (-1: none yet), its readers' list head. */
-    private int[] writer = new int[1024], child = new int[1024], readers = new int[1024];
+    /**
+     * Per version, at {@code STRIDE * slot}: its writer's node (-1: initial), its first child's node (-1: none yet),
+     * its readers' list head (-1: none), and 1 when it is intermediate (written by a transaction that wrote its key
+     * again, so no one may read it). One array with the four side by side, not four arrays: a version is looked up
+     * at random among a million, and the profile of the check while running was dominated by cache misses.
+     */
+    private int[] ver = new int[STRIDE * 1024];
     private int slots;
     /** Readers' lists, linked: per entry, its reader's node and the next entry (-1: end). */
     private int[] readerNode = new int[1024], nextReader = new int[1024];
     private int entries;
-    /** Per version: written by a transaction that wrote its key again (an intermediate version no one may read). */
-    private boolean[] intermediate = new boolean[1024];
     /**
      * Per key read by the transaction being added (reused across transactions): the version it read, and the last
      * version it wrote (-1: none yet).
@@ -124,12 +129,15 @@ public final class MiniScreen implements Screen {
                 MicroOp.Write w = (MicroOp.Write) m;
                 int i = find(w.key(), reads); // found: a committed mini-transaction read the key first
                 if (ownSlot[i] < 0) overwrite(v, readSlot[i], w.key());
-                else intermediate[ownSlot[i]] = true; // MTC's R1W1R1W1 and R1R1W1W1: only the last write is installed
+                else ver[STRIDE * ownSlot[i] + INTERMEDIATE] = 1; // R1W1R1W1, R1R1W1W1: the last write is installed
                 int s = slot(w.key(), w.value());
-                writer[s] = v;
+                ver[STRIDE * s + WRITER] = v;
                 ownSlot[i] = s;
             }
         }
+        // Only now, as a reader of a version it did not overwrite: its own child needs no rw edge from it, and most
+        // mini-transactions overwrite what they read.
+        for (int i = 0; i < reads; i++) if (ownSlot[i] < 0) reader(v, readSlot[i]);
     }
 
     /** Node {@code v} read {@code value} of {@code key}; returns the version's slot. */
@@ -139,45 +147,46 @@ public final class MiniScreen implements Screen {
             if (aborted.get(key, value) != LongPairIntMap.MISSING) raise("aborted read of key " + key);
             s = slot(key, value); // the initial version (the prefix holds every other value's writer)
         }
-        if (intermediate[s]) raise("intermediate read of key " + key);
-        if (writer[s] >= 0) edge(writer[s], v, "wr");
-        if (child[s] >= 0) {
-            edge(v, child[s], "rw");
-        } else {
-            if (entries == readerNode.length) {
-                readerNode = Arrays.copyOf(readerNode, entries * 2);
-                nextReader = Arrays.copyOf(nextReader, entries * 2);
-            }
-            readerNode[entries] = v;
-            nextReader[entries] = readers[s];
-            readers[s] = entries++;
-        }
+        int at = STRIDE * s;
+        if (ver[at + INTERMEDIATE] != 0) raise("intermediate read of key " + key);
+        if (ver[at + WRITER] >= 0) edge(ver[at + WRITER], v, "wr");
+        if (ver[at + CHILD] >= 0) edge(v, ver[at + CHILD], "rw");
         return s;
+    }
+
+    /** Node {@code v} read version {@code s}: an rw edge to its child when that comes. */
+    private void reader(int v, int s) {
+        int at = STRIDE * s;
+        if (ver[at + CHILD] >= 0) return; // drawn already
+        if (entries == readerNode.length) {
+            readerNode = Arrays.copyOf(readerNode, entries * 2);
+            nextReader = Arrays.copyOf(nextReader, entries * 2);
+        }
+        readerNode[entries] = v;
+        nextReader[entries] = ver[at + READERS];
+        ver[at + READERS] = entries++;
     }
 
     /** Node {@code v} wrote {@code key} after reading version {@code s} of it. */
     private void overwrite(int v, int s, long key) {
-        if (child[s] >= 0) {
+        int at = STRIDE * s;
+        if (ver[at + CHILD] >= 0) {
             cycle = true; // each overwrote what the other read
             if (conflictsCount) raise("a lost update of key " + key);
             return;
         }
-        child[s] = v;
-        for (int e = readers[s]; e >= 0; e = nextReader[e]) edge(readerNode[e], v, "rw");
-        readers[s] = -1; // later readers get their edge to the child directly
+        ver[at + CHILD] = v;
+        for (int e = ver[at + READERS]; e >= 0; e = nextReader[e]) edge(readerNode[e], v, "rw");
+        ver[at + READERS] = -1; // later readers get their edge to the child directly
     }
 
     private int slot(long key, long value) {
-        if (slots == writer.length) {
-            int m = slots * 2;
-            writer = Arrays.copyOf(writer, m);
-            child = Arrays.copyOf(child, m);
-            readers = Arrays.copyOf(readers, m);
-            intermediate = Arrays.copyOf(intermediate, m);
-        }
-        writer[slots] = -1;
-        child[slots] = -1;
-        readers[slots] = -1;
+        if (STRIDE * slots == ver.length) ver = Arrays.copyOf(ver, ver.length * 2);
+        int at = STRIDE * slots;
+        ver[at + WRITER] = -1;
+        ver[at + CHILD] = -1;
+        ver[at + READERS] = -1;
+        ver[at + INTERMEDIATE] = 0;
         versions.put(key, value, slots);
         return slots++;
     }
