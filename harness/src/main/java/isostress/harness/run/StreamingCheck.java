@@ -252,7 +252,7 @@ final class StreamingCheck implements AutoCloseable {
         return cpuNsTotal;
     }
 
-    /** Checks of the whole prefix so far (the others were answered by the incremental screen of list-append or mini-transactions). */
+    /** Checks of the whole prefix so far (the others were answered by the incremental screen alone). */
     int wholeChecks() {
         return wholeChecks;
     }
