@@ -7,6 +7,8 @@ import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
 import isostress.checker.stream.ListScreen;
+import isostress.checker.stream.MiniScreen;
+import isostress.checker.stream.Screen;
 
 import java.util.List;
 
@@ -26,18 +28,18 @@ import java.util.List;
  * <p>What is incremental and what is not. The prefix is: each completion costs its own reads and writes plus the
  * waiters it releases, and nothing taken in is looked at again. The check of the prefix depends on the workload.
  * <ul>
- *   <li>list-append: incremental. Each key's version order is its longest read (Elle, VLDB 2020, §4), so the
- *       serialization graph of the prefix only gains edges as transactions come in, and a dynamic topological order
- *       finds the first cycle when its last edge arrives ({@link ListScreen}). It screens: a cycle (when
- *       serializability is asked for) or an anomaly it recognises has the prefix checked as a whole at once, which
- *       confirms and names it; otherwise the whole prefix is checked each time it has doubled, for what the screen
- *       does not see (real time, weaker levels' cycles, internal reads), so whole checks cost about twice one check
- *       of the last prefix over the whole run. A cycle the whole check does not confirm at serializability would be
- *       a fault of the screen: it is then switched off, and every check is whole. A caller that must not fall
- *       behind has the whole checks run on a thread of their own ({@link #wholeChecksInBackground}), so the screen
- *       goes on examining every completion meanwhile.</li>
- *   <li>Mini-transactions: whole checks every time. MTC's checks are linear (MTC §IV-D), so a re-check costs what
- *       reading the prefix again costs.</li>
+ *   <li>list-append and mini-transactions: incremental. Their version orders are revealed by the reads as they
+ *       come (list-append: each key's longest read, Elle, VLDB 2020, §4; mini-transactions: the chain of
+ *       read-modify-writes, MTC §IV-A), so the serialization graph of the prefix only gains edges as transactions
+ *       come in, and a dynamic topological order finds the first cycle when its last edge arrives
+ *       ({@link ListScreen}, {@link MiniScreen}). It screens: a cycle (when serializability is asked for) or an
+ *       anomaly it recognises has the prefix checked as a whole at once, which confirms and names it; otherwise the
+ *       whole prefix is checked each time it has doubled, for what the screen does not see (real time, weaker
+ *       levels' cycles, internal reads), so whole checks cost about twice one check of the last prefix over the
+ *       whole run. A cycle the whole check does not confirm at serializability would be a fault of the screen: it
+ *       is then switched off, and every check is whole. A caller that must not fall behind has the whole checks
+ *       run on a thread of their own ({@link #wholeChecksInBackground}), so the screen goes on examining every
+ *       completion meanwhile.</li>
  *   <li>rw-register with blind writes: whole checks every time. PC, SI and SER need a version order found by search,
  *       NP-complete in general (Biswas &amp; Enea §3); the polygraph solver (PolySI, PVLDB 2023, §4) first tries the
  *       order of completion, which proves a valid history in linear time, and only prunes and runs SAT when that
@@ -54,14 +56,14 @@ public final class StreamingChecker {
     private final List<IsolationLevel> levels;
     private final CheckOptions options;
     private final CompletedPrefix prefix;
-    /** The incremental screen of list-append prefixes; null for other histories, or once it missed. */
-    private ListScreen screen;
+    /** The incremental screen of list-append and mini-transaction prefixes; null for others, or once it missed. */
+    private Screen screen;
     private boolean screenDecided;
     private final boolean serAsked;
     private int checkedAdded = -1, lastWhole;
     private long screened, wholeChecks;
     private Step violation;
-    /** Whole checks of list-append prefixes run on their own thread ({@link #wholeChecksInBackground}). */
+    /** Whole checks of screened prefixes run on their own thread ({@link #wholeChecksInBackground}). */
     private boolean background;
     private java.util.concurrent.CompletableFuture<Step> pending;
     private boolean pendingCycle;
@@ -99,7 +101,7 @@ public final class StreamingChecker {
     }
 
     /**
-     * Has the whole checks of a list-append prefix run on a thread of their own, on a copy of the prefix, while
+     * Has the whole checks of a screened prefix run on a thread of their own, on a copy of the prefix, while
      * {@link #check()} goes on screening every completion: one whole check takes as long as checking the prefix,
      * and on the calling thread it would hold up the screen that long. At most one runs at a time; its verdict is
      * taken by a later {@link #check()} (or {@link #finish()}). Other histories are checked on the calling thread.
@@ -128,11 +130,11 @@ public final class StreamingChecker {
      * Checks the prefix as it stands; null when there is nothing new to check (no completion since the last check,
      * an empty prefix, or a violation found already).
      *
-     * <p>A list-append prefix is checked as a whole when the screen flags it (a cycle, when serializability is asked
-     * for, or an anomaly it recognises), and otherwise each time it has doubled since the last whole check, so whole
-     * checks cost at most about twice one check of the final prefix, and what the screen cannot see (real time,
-     * weaker levels' cycles, internal reads) is found within a doubling. Other histories are checked as a whole every
-     * time.
+     * <p>A list-append or mini-transaction prefix is checked as a whole when the screen flags it (a cycle, when
+     * serializability is asked for, or an anomaly it recognises), and otherwise each time it has doubled since the
+     * last whole check, so whole checks cost at most about twice one check of the final prefix, and what the screen
+     * cannot see (real time, weaker levels' cycles, internal reads) is found within a doubling. Other histories are
+     * checked as a whole every time.
      */
     public Step check() {
         if (violation != null) return null;
@@ -206,7 +208,7 @@ public final class StreamingChecker {
         return violation;
     }
 
-    /** Whether the incremental screen is on (a list-append history, and it has not been wrong). */
+    /** Whether the incremental screen is on (a list-append or mini-transaction history, and it has not been wrong). */
     public boolean screening() {
         return screen != null;
     }
@@ -230,15 +232,15 @@ public final class StreamingChecker {
         return Checker.check(all.history(), levels, options);
     }
 
-    /** Hands a transaction that came into the prefix to the screen, which starts with a list-append one. */
+    /** Hands a transaction that came into the prefix to the screen, chosen by the first one. */
     private void screen(Txn t) {
         if (!screenDecided) {
             screenDecided = true;
-            if (ListScreen.lists(t)) screen = new ListScreen(serAsked);
+            screen = Screen.forFirst(t, levels);
         }
         if (screen == null) return;
-        if (!ListScreen.lists(t)) {
-            screen = null; // not a list-append history after all: whole checks only
+        if (!screen.accepts(t)) {
+            screen = null; // not of the screen's workload after all (a blind write): whole checks only
             return;
         }
         screen.add(t);

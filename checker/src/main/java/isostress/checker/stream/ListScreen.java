@@ -46,7 +46,7 @@ import java.util.Set;
  * twice and to find the appender of an element the short list does not hold (an aborted or duplicate one). Sessions:
  * {@link SessionNeighbours}; the graph: {@link OnlineOrder}.
  */
-public final class ListScreen {
+public final class ListScreen implements Screen {
     private final OnlineOrder g = new OnlineOrder();
     /** Key to its number (the order it was first seen in), which indexes {@link #keys}. */
     private final LongPairIntMap keyNumber = new LongPairIntMap(1024);
@@ -77,22 +77,30 @@ public final class ListScreen {
     }
 
     /** Why the prefix deserves a whole check now (a cycle or a non-cycle anomaly), or null. Cleared by {@link #reset}. */
+    @Override
     public String flag() {
         return flag;
     }
 
     /** Clears the flag; a cycle found stays found (the graph keeps out its closing edge). */
+    @Override
     public void reset() {
         flag = null;
     }
 
     /** True once the graph had a cycle. */
+    @Override
     public boolean cycle() {
         return cycle;
     }
 
     public int nodes() {
         return g.nodes();
+    }
+
+    @Override
+    public boolean accepts(Txn t) {
+        return lists(t);
     }
 
     /** True when the screen can read {@code t}: list operations only. */
@@ -105,6 +113,7 @@ public final class ListScreen {
      * Takes a transaction that came into the prefix (every element it read is appended by one already in, or by an
      * aborted one), in the order they come in.
      */
+    @Override
     public void add(Txn t) {
         List<MicroOp> ops = t.ops();
         if (t.outcome() == Outcome.FAIL) {
@@ -116,7 +125,7 @@ public final class ListScreen {
             return;
         }
         int v = g.node();
-        sessions.insert(t.process(), t.invokeIndex(), v);
+        sessions.insert(t.process(), t.id(), v); // a history numbers its transactions by invocation
         if (sessions.before() != SessionNeighbours.NONE) edge(sessions.before(), v, "so");
         if (sessions.after() != SessionNeighbours.NONE) edge(v, sessions.after(), "so");
         int n = ops.size();

@@ -7,9 +7,12 @@ import isostress.checker.history.History;
 import isostress.checker.history.Txn;
 import isostress.checker.model.CheckOptions;
 import isostress.checker.model.IsolationLevel;
+import isostress.checker.model.MtcAnomaly;
 import isostress.checker.model.Result;
 import isostress.checker.model.Verdict;
 import isostress.checker.stream.ListScreen;
+import isostress.checker.stream.MiniScreen;
+import isostress.checker.stream.Screen;
 import isostress.generator.KeyDistribution;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The streaming check ({@link StreamingChecker}) against the end-of-run check of the whole history, on random general
  * histories: valid executions of a simulated store at each level ({@link GeneralSimulation}, with aborted and
- * {@code info} transactions in some), half of them mutated ({@link HistoryMutations}), rw-register and list-append.
+ * {@code info} transactions in some), half of them mutated ({@link HistoryMutations}), rw-register and list-append,
+ * and mini-transaction histories ({@link RandomMiniHistories}, {@link MiniSimulation} with injected anomalies).
  * Each history's completed transactions are fed in a random order (a prefix need not follow real time: any set of
  * completions is one some run could have had), checked after each completion (small histories) or after random
  * batches (medium ones), each level alone. The streaming verdict (invalid at the first violating prefix, else the
@@ -78,27 +82,89 @@ class StreamingDifferentialTest {
     @Test
     void theListScreenFindsExactlyTheSerializabilityCycles() {
         int count = Integer.getInteger("isostress.sdiff.small", 4_000);
-        java.util.concurrent.atomic.AtomicLong cycles = new java.util.concurrent.atomic.AtomicLong(),
-                valid = new java.util.concurrent.atomic.AtomicLong(), other = new java.util.concurrent.atomic.AtomicLong();
-        List<String> disagreements = Collections.synchronizedList(new ArrayList<>());
-        LongStream.range(0, count).parallel().forEach(seed -> {
+        screenAgreement("list screen", count, seed -> {
             SplittableRandom rnd = new SplittableRandom(seed * 31 + 5);
             GeneralSimulation.Level sim = LIST_SIM_LEVELS[(int) (seed % LIST_SIM_LEVELS.length)];
             boolean medium = seed % 4 == 0;
             History h = GeneralSimulation.history(medium ? mediumConfig(sim, GeneralSimulation.Workload.LIST_APPEND,
                     rnd) : SmallConfigs.random(sim, GeneralSimulation.Workload.LIST_APPEND, rnd));
-            if (rnd.nextInt(4) == 0) h = HistoryMutations.any(h, rnd);
+            return rnd.nextInt(4) == 0 ? HistoryMutations.any(h, rnd) : h;
+        }, () -> new ListScreen(true));
+    }
+
+    /** The same for the screen of mini-transaction prefixes ({@link MiniScreen}). */
+    @Test
+    void theMiniScreenFindsExactlyTheSerializabilityCycles() {
+        int count = Integer.getInteger("isostress.sdiff.small", 4_000);
+        screenAgreement("mini-transaction screen", count, StreamingDifferentialTest::miniHistory,
+                () -> new MiniScreen(true, true));
+    }
+
+    @Test
+    void miniTransactionHistoriesGetTheBatchVerdictAtEveryLevel() {
+        int count = Integer.getInteger("isostress.sdiff.small", 4_000);
+        for (boolean medium : new boolean[] {false, true}) {
+            Tally tally = new Tally();
+            LongStream.range(0, medium ? count / 10 : count).parallel().forEach(seed -> {
+                long s = medium ? seed * 4 : seed * 4 + 1; // miniHistory makes a medium one when seed % 4 == 0
+                History h = miniHistory(s);
+                SplittableRandom rnd = new SplittableRandom(s * 7 + 3);
+                List<Txn> order = new ArrayList<>();
+                for (Txn t : h) if (!t.pending()) order.add(t);
+                Collections.shuffle(order, new java.util.Random(rnd.nextLong()));
+                for (int i = 0; i < LEVELS.length; i++) compare(h, order, i, medium, rnd, tally, s);
+            });
+            tally.print("mini-transactions, " + (medium ? "medium, checked after random batches"
+                    : "small, checked after each completion"));
+            tally.assertAgreement();
+        }
+    }
+
+    /**
+     * A mini-transaction history: small ones ({@link RandomMiniHistories}, valid and mutated) and, for one seed in
+     * four, 20-80 transactions of a simulated SER or SI store over 3-5 sessions and 3-8 keys, half with an injected
+     * anomaly.
+     */
+    private static History miniHistory(long seed) {
+        if (seed % 4 != 0) return RandomMiniHistories.sample(seed).history();
+        SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 11);
+        boolean failures = rnd.nextInt(3) == 0;
+        MiniSimulation.Config c = new MiniSimulation.Config(20 + rnd.nextInt(61), 3 + rnd.nextInt(3),
+                new KeyDistribution.Uniform(3 + rnd.nextInt(6)), rnd.nextBoolean()
+                ? MiniSimulation.Isolation.SERIALIZABLE : MiniSimulation.Isolation.SNAPSHOT_ISOLATION,
+                failures ? 0.05 : 0, failures ? 0.05 : 0, rnd.nextLong());
+        History h = MiniSimulation.history(c);
+        if (rnd.nextBoolean()) {
+            h = AnomalyInjector.inject(h, MtcAnomaly.values()[rnd.nextInt(MtcAnomaly.values().length)]);
+        }
+        return h;
+    }
+
+    /**
+     * A screen alone against the whole check of the same prefix at serializable, on {@code count} histories whose
+     * completions come in a random order.
+     */
+    private static void screenAgreement(String what, int count, java.util.function.LongFunction<History> histories,
+                                        java.util.function.Supplier<Screen> screens) {
+        java.util.concurrent.atomic.AtomicLong cycles = new java.util.concurrent.atomic.AtomicLong(),
+                valid = new java.util.concurrent.atomic.AtomicLong(), other = new java.util.concurrent.atomic.AtomicLong();
+        List<String> disagreements = Collections.synchronizedList(new ArrayList<>());
+        LongStream.range(0, count).parallel().forEach(seed -> {
+            History h = histories.apply(seed);
+            SplittableRandom rnd = new SplittableRandom(seed * 131 + 7);
             List<Txn> order = new ArrayList<>();
             for (Txn t : h) if (!t.pending()) order.add(t);
             Collections.shuffle(order, new java.util.Random(rnd.nextLong()));
             CompletedPrefix prefix = new CompletedPrefix(h.initial(), h.realTime());
-            ListScreen screen = new ListScreen(true);
+            Screen screen = screens.get();
+            boolean[] readable = {true};
             prefix.onAdmit(t -> {
-                if (ListScreen.lists(t)) screen.add(t);
+                if (readable[0] && screen.accepts(t)) screen.add(t);
+                else readable[0] = false;
             });
             for (Txn t : order) prefix.add(t);
             CompletedPrefix.Prefix p = prefix.history();
-            if (p.history().size() == 0) return;
+            if (p.history().size() == 0 || !readable[0]) return;
             Result r = Checker.check(p.history(), List.of(IsolationLevel.SERIALIZABLE), CheckOptions.DEFAULTS);
             boolean invalid = r.verdict() == Verdict.INVALID;
             boolean cyclesOnly = invalid && r.anomalies().stream().allMatch(a -> a.type().cycle()
@@ -114,9 +180,9 @@ class StreamingDifferentialTest {
                 other.incrementAndGet();
             }
         });
-        System.out.printf("list screen vs whole check of the prefix at serializable: %,d cycles found by both, %,d "
+        System.out.printf("%s vs whole check of the prefix at serializable: %,d cycles found by both, %,d "
                 + "valid, %,d violations that are not only cycles (flagged or left to the whole checks); "
-                + "disagreements: %d%n", cycles.get(), valid.get(), other.get(), disagreements.size());
+                + "disagreements: %d%n", what, cycles.get(), valid.get(), other.get(), disagreements.size());
         assertTrue(disagreements.isEmpty(), disagreements.size() + " disagreements; first ones:\n"
                 + disagreements.stream().limit(3).collect(Collectors.joining("\n")));
         assertTrue(cycles.get() > count / 50 && valid.get() > count / 50, "the test must see both");

@@ -258,7 +258,7 @@ final class StreamingCheck implements AutoCloseable {
         thread.join();
     }
 
-    /** True while a whole check of a list-append prefix runs in the background, its verdict not yet taken. */
+    /** True while a whole check of a screened prefix runs in the background, its verdict not yet taken. */
     boolean busy() {
         return busy;
     }
@@ -268,7 +268,7 @@ final class StreamingCheck implements AutoCloseable {
         return cpuNsTotal;
     }
 
-    /** Checks of the whole prefix so far (the others were answered by the incremental screen of list-append). */
+    /** Checks of the whole prefix so far (the others were answered by the incremental screen alone). */
     int wholeChecks() {
         return wholeChecks;
     }

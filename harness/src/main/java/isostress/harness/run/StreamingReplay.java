@@ -34,7 +34,7 @@ public final class StreamingReplay {
      * @param maxLagMs    the longest time from a transaction's hand-over to the end of the first check that
      *                    examined it
      * @param checks      checks run
-     * @param wholeChecks of which checks of the whole prefix (the others: list-append's incremental screen alone)
+     * @param wholeChecks of which checks of the whole prefix (the others: the incremental screen alone)
      * @param cpuMs       CPU time of the checking thread (on a loaded machine, what the checks cost apart from waiting
      *                    for a core)
      * @param lastPrefix  transactions in the last prefix checked

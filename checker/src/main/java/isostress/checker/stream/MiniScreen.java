@@ -1,0 +1,216 @@
+package isostress.checker.stream;
+
+import isostress.checker.history.LongPairIntMap;
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Outcome;
+import isostress.checker.history.Txn;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The incremental screen of a mini-transaction history ({@link Screen}): its dependency graph, grown as transactions
+ * come into the prefix, with a cycle found the moment its last edge arrives ({@link OnlineOrder}).
+ *
+ * <p>Why mini-transactions can be kept incrementally: a key's first write in a transaction follows a read of it (no
+ * blind writes), and values are unique per key, so each key's versions form a forest by reads-from: the transaction
+ * that read version v of k and wrote k installed v's child (MTC, Wei et al., §IV-A); a second write of the key in
+ * the same transaction makes the first an intermediate version. The edges of the
+ * dependency graph (MTC §IV-B, Alg. 1, in the form of §IV-C without WW's transitive closure) are then known as soon
+ * as both ends are in: wr from v's writer to each reader (which also stands for ww to v's child, its reader), and rw
+ * from each other reader of v to v's child. A prefix closed under reads-from has its writers in before their readers,
+ * so an edge never changes once drawn, and the graph only grows: a dynamic topological order keeps it.
+ *
+ * <p>Two children of one version (two transactions that read v and both wrote k) are a lost update (MTC Def. 10,
+ * Lemma 1: not even SI): flagged when a level at least parallel SI is asked, and counted as a cycle (each overwrote
+ * what the other read), but their sibling rw edges are not drawn; later readers of v get an edge to the first
+ * child only. What the screen does not see: real time, the cycles weaker levels forbid, and non-cycle anomalies
+ * other than aborted and intermediate reads; the caller checks the whole prefix each time it doubles for those.
+ */
+public final class MiniScreen implements Screen {
+    /** The value standing for a read of null (the initial state of an absent key) in the version map. */
+    private static final long NULL_VALUE = Long.MIN_VALUE;
+    /** The layout of {@link #ver}. */
+    private static final int STRIDE = 4, WRITER = 0, CHILD = 1, READERS = 2, INTERMEDIATE = 3;
+    private final OnlineOrder g = new OnlineOrder();
+    private final SessionNeighbours sessions = new SessionNeighbours();
+    private final boolean cyclesCount, conflictsCount;
+    /** (key, value) to the version's slot in the arrays below; the initial version gets one when first read. */
+    private final LongPairIntMap versions = new LongPairIntMap(1024);
+    /** (key, value) written by aborted transactions. */
+    private final LongPairIntMap aborted = new LongPairIntMap(64);
+    /**
+     * Per version, at {@code STRIDE * slot}: its writer's node (-1: initial), its first child's node (-1: none yet),
+     * its readers' list head (-1: none), and 1 when it is intermediate (written by a transaction that wrote its key
+     * again, so no one may read it). One array with the four side by side, not four arrays: a version is looked up
+     * at random among a million, and the profile of the check while running was dominated by cache misses.
+     */
+    private int[] ver = new int[STRIDE * 1024];
+    private int slots;
+    /** Readers' lists, linked: per entry, its reader's node and the next entry (-1: end). */
+    private int[] readerNode = new int[1024], nextReader = new int[1024];
+    private int entries;
+    /**
+     * Per key read by the transaction being added (reused across transactions): the version it read, and the last
+     * version it wrote (-1: none yet).
+     */
+    private long[] readKey = new long[8];
+    private int[] readSlot = new int[8], ownSlot = new int[8];
+    private String flag;
+    private boolean cycle;
+
+    /**
+     * @param cyclesCount    whether a cycle is worth a whole check (serializability is asked for)
+     * @param conflictsCount whether a lost update is (a level at least parallel snapshot isolation is asked for)
+     */
+    public MiniScreen(boolean cyclesCount, boolean conflictsCount) {
+        this.cyclesCount = cyclesCount;
+        this.conflictsCount = conflictsCount;
+    }
+
+    /**
+     * True when {@code t} is a mini-transaction the screen can read: register reads and writes only, and, in a
+     * committed transaction, each key's first write after a read of that key.
+     */
+    public static boolean minis(Txn t) {
+        List<MicroOp> ops = t.ops();
+        for (int i = 0; i < ops.size(); i++) {
+            MicroOp m = ops.get(i);
+            if (m instanceof MicroOp.Read) continue;
+            if (!(m instanceof MicroOp.Write w)) return false;
+            boolean readBefore = false;
+            for (int j = 0; j < i; j++) {
+                if (ops.get(j) instanceof MicroOp.Read r && r.key() == w.key()) readBefore = true;
+            }
+            if (!readBefore && t.outcome() != Outcome.FAIL) return false; // a blind write
+        }
+        return true;
+    }
+
+    @Override
+    public boolean accepts(Txn t) {
+        return minis(t);
+    }
+
+    @Override
+    public String flag() {
+        return flag;
+    }
+
+    @Override
+    public void reset() {
+        flag = null;
+    }
+
+    @Override
+    public boolean cycle() {
+        return cycle;
+    }
+
+    @Override
+    public void add(Txn t) {
+        List<MicroOp> ops = t.ops();
+        if (t.outcome() == Outcome.FAIL) {
+            for (MicroOp m : ops) if (m instanceof MicroOp.Write w) aborted.put(w.key(), w.value(), 1);
+            return;
+        }
+        int v = g.node();
+        sessions.insert(t.process(), t.id(), v); // a history numbers its transactions by invocation
+        if (sessions.before() != SessionNeighbours.NONE) edge(sessions.before(), v, "so");
+        if (sessions.after() != SessionNeighbours.NONE) edge(v, sessions.after(), "so");
+        int reads = 0;
+        for (MicroOp m : ops) {
+            if (m instanceof MicroOp.Read r) {
+                if (find(r.key(), reads) >= 0) continue; // a second read of the key, or one of its own write
+                if (reads == readKey.length) grow();
+                readKey[reads] = r.key();
+                ownSlot[reads] = -1;
+                readSlot[reads++] = read(v, r.key(), r.value() == null ? NULL_VALUE : r.value());
+            } else {
+                MicroOp.Write w = (MicroOp.Write) m;
+                int i = find(w.key(), reads); // found: a committed mini-transaction read the key first
+                if (ownSlot[i] < 0) overwrite(v, readSlot[i], w.key());
+                else ver[STRIDE * ownSlot[i] + INTERMEDIATE] = 1; // R1W1R1W1, R1R1W1W1: the last write is installed
+                int s = slot(w.key(), w.value());
+                ver[STRIDE * s + WRITER] = v;
+                ownSlot[i] = s;
+            }
+        }
+        // Only now, as a reader of a version it did not overwrite: its own child needs no rw edge from it, and most
+        // mini-transactions overwrite what they read.
+        for (int i = 0; i < reads; i++) if (ownSlot[i] < 0) reader(v, readSlot[i]);
+    }
+
+    /** Node {@code v} read {@code value} of {@code key}; returns the version's slot. */
+    private int read(int v, long key, long value) {
+        int s = versions.get(key, value);
+        if (s == LongPairIntMap.MISSING) {
+            if (aborted.get(key, value) != LongPairIntMap.MISSING) raise("aborted read of key " + key);
+            s = slot(key, value); // the initial version (the prefix holds every other value's writer)
+        }
+        int at = STRIDE * s;
+        if (ver[at + INTERMEDIATE] != 0) raise("intermediate read of key " + key);
+        if (ver[at + WRITER] >= 0) edge(ver[at + WRITER], v, "wr");
+        if (ver[at + CHILD] >= 0) edge(v, ver[at + CHILD], "rw");
+        return s;
+    }
+
+    /** Node {@code v} read version {@code s}: an rw edge to its child when that comes. */
+    private void reader(int v, int s) {
+        int at = STRIDE * s;
+        if (ver[at + CHILD] >= 0) return; // drawn already
+        if (entries == readerNode.length) {
+            readerNode = Arrays.copyOf(readerNode, entries * 2);
+            nextReader = Arrays.copyOf(nextReader, entries * 2);
+        }
+        readerNode[entries] = v;
+        nextReader[entries] = ver[at + READERS];
+        ver[at + READERS] = entries++;
+    }
+
+    /** Node {@code v} wrote {@code key} after reading version {@code s} of it. */
+    private void overwrite(int v, int s, long key) {
+        int at = STRIDE * s;
+        if (ver[at + CHILD] >= 0) {
+            cycle = true; // each overwrote what the other read
+            if (conflictsCount) raise("a lost update of key " + key);
+            return;
+        }
+        ver[at + CHILD] = v;
+        for (int e = ver[at + READERS]; e >= 0; e = nextReader[e]) edge(readerNode[e], v, "rw");
+        ver[at + READERS] = -1; // later readers get their edge to the child directly
+    }
+
+    private int slot(long key, long value) {
+        if (STRIDE * slots == ver.length) ver = Arrays.copyOf(ver, ver.length * 2);
+        int at = STRIDE * slots;
+        ver[at + WRITER] = -1;
+        ver[at + CHILD] = -1;
+        ver[at + READERS] = -1;
+        ver[at + INTERMEDIATE] = 0;
+        versions.put(key, value, slots);
+        return slots++;
+    }
+
+    private int find(long key, int reads) {
+        for (int i = 0; i < reads; i++) if (readKey[i] == key) return i;
+        return -1;
+    }
+
+    private void grow() {
+        readKey = Arrays.copyOf(readKey, readKey.length * 2);
+        readSlot = Arrays.copyOf(readSlot, readSlot.length * 2);
+        ownSlot = Arrays.copyOf(ownSlot, ownSlot.length * 2);
+    }
+
+    private void edge(int x, int y, String kind) {
+        if (!g.add(x, y)) {
+            cycle = true;
+            if (cyclesCount) raise("a dependency cycle closed by a " + kind + " edge");
+        }
+    }
+
+    private void raise(String why) {
+        if (flag == null) flag = why;
+    }
+}

@@ -1,0 +1,46 @@
+package isostress.checker.stream;
+
+import isostress.checker.history.Txn;
+import isostress.checker.model.IsolationLevel;
+
+import java.util.Collection;
+
+/**
+ * The incremental part of the streaming check: a serialization graph of the prefix grown edge by edge as transactions
+ * come into it, for the histories whose version order the reads reveal as they arrive (list-append: the longest read
+ * of each key; mini-transactions: the chain of read-modify-writes). A screen says when the whole check of the prefix
+ * is worth running (a cycle, or an anomaly it recognises) and never decides a verdict itself: the caller confirms
+ * with the ordinary checker, which names the anomaly. Histories with blind writes have no such order (it is searched
+ * for), so they get no screen.
+ */
+public sealed interface Screen permits ListScreen, MiniScreen {
+    /** Takes a transaction that came into the prefix, writers before their readers. */
+    void add(Txn t);
+
+    /** True when this screen can read {@code t}; once one is refused the caller drops the screen. */
+    boolean accepts(Txn t);
+
+    /** Why the prefix deserves a whole check now, or null. Cleared by {@link #reset}. */
+    String flag();
+
+    /** Clears the flag; a cycle found stays found. */
+    void reset();
+
+    /** True once the graph had a cycle. */
+    boolean cycle();
+
+    /**
+     * The screen for a history whose first transaction into the prefix is {@code first}, at the levels asked, or
+     * null when it is of no workload a screen reads.
+     */
+    static Screen forFirst(Txn first, Collection<IsolationLevel> levels) {
+        boolean ser = levels.contains(IsolationLevel.SERIALIZABLE)
+                || levels.contains(IsolationLevel.STRICT_SERIALIZABLE);
+        if (ListScreen.lists(first)) return new ListScreen(ser);
+        if (MiniScreen.minis(first)) {
+            boolean conflicts = levels.stream().anyMatch(l -> l.implies(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION));
+            return new MiniScreen(ser, conflicts);
+        }
+        return null;
+    }
+}
