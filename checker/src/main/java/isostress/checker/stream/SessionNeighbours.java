@@ -27,12 +27,12 @@ final class SessionNeighbours {
     private int before, after;
 
     /**
-     * Puts {@code node}, invoked at {@code invokeIndex} in session {@code process}, among its session's transactions,
+     * Puts {@code node}, invoked {@code invocation}-th (its number in the history) in session {@code process}, among its session's transactions,
      * and finds its neighbours ({@link #before()}, {@link #after()}). A second transaction of the same session at the
      * same invocation index (an ill-formed history) replaces the first, which is both neighbours, as a sorted map
      * would have it.
      */
-    void insert(long process, long invokeIndex, int v) {
+    void insert(long process, long invocation, int v) {
         int s = number.get(process, 0);
         if (s == LongPairIntMap.MISSING) {
             s = sessions++;
@@ -48,13 +48,13 @@ final class SessionNeighbours {
         long[] inv = invoke[s];
         int[] nd = node[s];
         int n = len[s];
-        if (n == 0 || inv[n - 1] < invokeIndex) { // in order: the common case
+        if (n == 0 || inv[n - 1] < invocation) { // in order: the common case
             before = n == 0 ? NONE : nd[n - 1];
             after = NONE;
-            append(s, n, invokeIndex, v);
+            append(s, n, invocation, v);
             return;
         }
-        int i = Arrays.binarySearch(inv, 0, n, invokeIndex);
+        int i = Arrays.binarySearch(inv, 0, n, invocation);
         if (i >= 0) {
             before = after = nd[i];
             nd[i] = v;
@@ -68,7 +68,7 @@ final class SessionNeighbours {
         nd = node[s];
         System.arraycopy(inv, i, inv, i + 1, n - i);
         System.arraycopy(nd, i, nd, i + 1, n - i);
-        inv[i] = invokeIndex;
+        inv[i] = invocation;
         nd[i] = v;
         len[s] = n + 1;
     }
@@ -81,9 +81,9 @@ final class SessionNeighbours {
         return after;
     }
 
-    private void append(int s, int n, long invokeIndex, int v) {
+    private void append(int s, int n, long invocation, int v) {
         if (n == invoke[s].length) grow(s);
-        invoke[s][n] = invokeIndex;
+        invoke[s][n] = invocation;
         node[s][n] = v;
         len[s] = n + 1;
     }
