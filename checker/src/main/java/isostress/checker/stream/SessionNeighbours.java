@@ -27,10 +27,10 @@ final class SessionNeighbours {
     private int before, after;
 
     /**
-     * Puts {@code node}, invoked {@code invocation}-th (its number in the history) in session {@code process}, among its session's transactions,
-     * and finds its neighbours ({@link #before()}, {@link #after()}). A second transaction of the same session at the
-     * same invocation index (an ill-formed history) replaces the first, which is both neighbours, as a sorted map
-     * would have it.
+     * Puts {@code node}, invoked {@code invocation}-th (its number in the history) in session {@code process}, among
+     * its session's transactions, and finds its neighbours ({@link #before()}, {@link #after()}). A second
+     * transaction of the same session with the same number (an ill-formed input) replaces the first, which is both
+     * neighbours, as a sorted map would have it.
      */
     void insert(long process, long invocation, int v) {
         int s = number.get(process, 0);
