@@ -22,22 +22,69 @@ final class HintWitness {
     private HintWitness() {
     }
 
-    /** True when the polygraph with the hinted version order has no cycle (SI: in its induced SI graph). */
-    static boolean acyclic(Polygraph g, boolean si) {
-        if (g.hint == null) return false;
+    /**
+     * What the witness found: the hinted version order has no cycle ({@code acyclic}), or it has one. When it has, and
+     * the known dependencies have none, the order's edges stay in the graph after the first {@code known} edges (its
+     * ww and rw edges, each ww edge followed by the rw edges of the same pair), for {@link #keepForced}; otherwise
+     * {@code known} is -1 and the graph is as it was.
+     */
+    record Tried(boolean acyclic, int known) {
+    }
+
+    /** Tries the hinted version order: acyclic (SI: its induced SI graph) or not. */
+    static Tried attempt(Polygraph g, boolean si) {
+        if (g.hint == null) return new Tried(false, -1);
         int[] rank = rank(g, si);
-        if (rank == null) return false; // the known dependencies have a cycle: pruning reports it
+        if (rank == null) return new Tried(false, -1); // the known dependencies have a cycle: pruning reports it
         int base = g.edges.size;
+        boolean acyclic = false;
         try {
             choose(g, rank);
             // When every edge (SER: every chosen one, the rest are in the rank already) goes forward in the rank, it
             // is a topological order of the whole graph, and so of the layered SI graph, which maps onto it: acyclic
             // without building another graph.
-            if (forward(g, si ? 0 : base, rank)) return true;
-            return Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
+            acyclic = forward(g, si ? 0 : base, rank)
+                    || Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
+            return new Tried(acyclic, acyclic ? -1 : base);
         } finally {
-            g.truncate(base);
+            if (acyclic) g.truncate(base);
         }
+    }
+
+    /**
+     * After a failed witness, keeps of its order (the edges after the first {@code known}) only what is not a guess:
+     * where the earlier of two writers next to each other in it reaches the later in the known graph ({@code reach},
+     * over the first {@code known} edges), the other order would close a cycle, so every version order has the
+     * earlier first, with its ww edge and the rw edges from the readers of its version (PolySI Alg. 2's pruning
+     * rule, applied to the pairs the witness chose). Those edges become known ({@link Polygraph#FRONTIER}), but for
+     * those reachability implies already; the others are dropped. Write skews are cycles of two such rw edges, so
+     * the graph kept usually holds the cycle that refutes the level: one acyclicity test finds it, and no open pair
+     * need be listed.
+     */
+    static void keepForced(Polygraph g, int known, Reachability reach, boolean si) {
+        int[] from = g.edges.from, to = g.edges.to, va = g.edges.a, vb = g.edges.b;
+        byte[] kind = g.edges.kind, tag = g.edges.tag;
+        byte ww = EdgeKind.WW.code();
+        int kept = known, end = g.edges.size;
+        int writer = -1; // the earlier writer of the pair whose edges are being read, or -1 when its order is a guess
+        for (int e = known; e < end; e++) {
+            int f = from[e], t = to[e];
+            boolean keep;
+            if (kind[e] == ww) {
+                writer = reach.reaches(f, t) ? f : -1;
+                keep = writer >= 0 && si && !reach.depImplied(f, t); // SER: reachability implies the ww edge
+            } else {
+                keep = writer >= 0 && !reach.rwImplied(f, t);
+            }
+            if (!keep) continue;
+            from[kept] = f;
+            to[kept] = t;
+            kind[kept] = kind[e];
+            va[kept] = va[e];
+            vb[kept] = vb[e];
+            tag[kept++] = Polygraph.FRONTIER;
+        }
+        g.truncate(kept);
     }
 
     /** True when every edge from {@code from} on goes from a lower rank to a higher one. */
@@ -48,7 +95,7 @@ final class HintWitness {
 
     /**
      * Orders each open key's unplaced writers by rank: ww from each to the next, and rw from the readers of each
-     * to the next (edges to later writers follow through the ww chain). Placed writers already have their edges,
+     * to the next (edges to later writers follow through the ww chain), each pair's ww edge first. Placed writers already have their edges,
      * and unplaced ones come after them (list-append: the last read element's writer and readers have edges to
      * each); readers of the initial version have rw edges to every writer.
      */

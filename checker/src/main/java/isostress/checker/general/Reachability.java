@@ -50,6 +50,17 @@ final class Reachability {
         return si ? layered(g, cycleBudget) : plain(g, cycleBudget);
     }
 
+    /** Computes reachability over the first {@code edgeLimit} edges of {@code g} (the others are tentative). */
+    static Reachability of(Polygraph g, boolean si, long cycleBudget, int edgeLimit) {
+        int saved = g.edges.size;
+        g.edges.size = edgeLimit;
+        try {
+            return of(g, si, cycleBudget);
+        } finally {
+            g.edges.size = saved;
+        }
+    }
+
     // ---- queries ----
 
     /** SER: a reaches b (a == b counts). SI: b is reached from A(a) in either state. */
