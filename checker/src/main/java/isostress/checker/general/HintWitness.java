@@ -11,8 +11,9 @@ import java.util.Arrays;
  * known dependencies that takes, among the nodes ready, the one with the smallest hint (completion order; PolySI's
  * implementation seeds its search the same way). With that order chosen the polygraph is an ordinary dependency
  * graph: if it is acyclic (SER), or its induced SI graph is (SI: PolySI Thm. 8, after Cerone &amp; Gotsman), the
- * level holds, since a version order exists (Adya; PolySI Def. 3.1). A cycle proves nothing and the solver prunes as
- * before.
+ * level holds, since a version order exists (Adya; PolySI Def. 3.1). A cycle proves nothing by itself: the solver
+ * keeps the part of the order that reachability forces ({@link #keepForced}), which refutes most violated histories at
+ * once, and prunes otherwise.
  *
  * <p>Why: pruning needs reachability vectors of nodes x sessions ints (four of them per node under SI), recomputed
  * each round; for ten million list-append transactions that is gigabytes and most of the time, while the witness is

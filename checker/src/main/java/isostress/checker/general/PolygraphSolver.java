@@ -20,9 +20,13 @@ import java.util.List;
  *   <li><b>A witness first</b> ({@link HintWitness}): the open orders chosen as completion order suggests, where the
  *       known dependencies leave the choice; no cycle then proves the level in linear time.</li>
  *   <li><b>Order forced by reachability.</b> If writer A of key x reaches writer B (SI: from state A(A), see
- *       {@link Reachability}), B before A closes a cycle, so A precedes B. Such pairs are never materialised: for
- *       each writer A and each session, only the first writer of x there that A reaches matters (the later ones
- *       follow it in session order), and every reader of A's version gets an rw edge to it ({@code FRONTIER}).</li>
+ *       {@link Reachability}), B before A closes a cycle, so A precedes B. First along the failed witness
+ *       ({@link HintWitness#keepForced}): of its order, the consecutive pairs whose earlier writer reaches the later
+ *       stay, and if the graph is then cyclic the level is refuted (write skews are such cycles), in time linear in
+ *       the edges. Otherwise, for all pairs, which are never materialised: for each writer A and each session, only
+ *       the first writer of x there that A reaches matters (the later ones follow it in session order), and every
+ *       reader of A's version gets an rw edge to it ({@code FRONTIER}); a cycle then refutes the level too, before
+ *       the open pairs are listed.</li>
  *   <li><b>Pruning</b> (Alg. 2, lines 37-73) of the remaining pairs, the writers neither reaches: a side whose ww
  *       or rw edge would close a cycle is impossible; then the other side's edges become known ({@code FORCED});
  *       both sides impossible is a violation, explained by the two cycles. Rounds repeat, with reachability
