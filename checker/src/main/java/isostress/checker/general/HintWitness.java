@@ -27,16 +27,23 @@ final class HintWitness {
      * What the witness found: the hinted version order has no cycle ({@code acyclic}), or it has one. When it has, and
      * the known dependencies have none, the order's edges stay in the graph after the first {@code known} edges (its
      * ww and rw edges, each ww edge followed by the rw edges of the same pair), for {@link #keepForced}; otherwise
-     * {@code known} is -1 and the graph is as it was.
+     * {@code known} is -1 and the graph is as it was. Under SER a failed witness also hands over the graph of the
+     * known edges and a topological order of it ({@code knownGraph}, {@code order}; null otherwise), which are what
+     * the reachability the solver computes next is made of.
      */
-    record Tried(boolean acyclic, int known) {
+    record Tried(boolean acyclic, int known, Csr knownGraph, int[] order) {
+    }
+
+    /** A topological order of the known graph (SI: its dependency edges): rank per node, and the nodes in order. */
+    private record Ranked(int[] rank, int[] order, Csr known) {
     }
 
     /** Tries the hinted version order: acyclic (SI: its induced SI graph) or not. */
     static Tried attempt(Polygraph g, boolean si) {
-        if (g.hint == null) return new Tried(false, -1);
-        int[] rank = rank(g, si);
-        if (rank == null) return new Tried(false, -1); // the known dependencies have a cycle: pruning reports it
+        if (g.hint == null) return new Tried(false, -1, null, null);
+        Ranked ranked = rank(g, si);
+        if (ranked == null) return new Tried(false, -1, null, null); // the known dependencies have a cycle: pruning reports it
+        int[] rank = ranked.rank();
         int base = g.edges.size;
         boolean acyclic = false;
         try {
@@ -46,7 +53,8 @@ final class HintWitness {
             // without building another graph.
             acyclic = forward(g, si ? 0 : base, rank)
                     || Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
-            return new Tried(acyclic, acyclic ? -1 : base);
+            if (acyclic) return new Tried(true, -1, null, null);
+            return si ? new Tried(false, base, null, null) : new Tried(false, base, ranked.known(), ranked.order());
         } finally {
             if (acyclic) g.truncate(base);
         }
@@ -128,7 +136,7 @@ final class HintWitness {
      * form cycles an SI history allows), smallest hint first among the ready nodes (Kahn's algorithm with a heap);
      * null when they have a cycle. Ranks fit an int and leave the sign bit clear for {@link #choose}'s keys.
      */
-    private static int[] rank(Polygraph g, boolean si) {
+    private static Ranked rank(Polygraph g, boolean si) {
         int n = g.n;
         Csr known = Csr.build(n, sink -> {
             for (int e = 0; e < g.edges.size; e++) if (!si || g.dep(e)) sink.edge(g.edges.from[e], g.edges.to[e], e);
@@ -137,14 +145,15 @@ final class HintWitness {
         for (int t : tgt) indeg[t]++;
         Heap ready = new Heap(g.hint);
         for (int v = 0; v < n; v++) if (indeg[v] == 0) ready.push(v);
-        int[] rank = new int[n];
+        int[] rank = new int[n], order = new int[n];
         int next = 0;
         while (ready.size > 0) {
             int v = ready.pop();
-            rank[v] = next++;
+            rank[v] = next;
+            order[next++] = v;
             for (int p = off[v]; p < off[v + 1]; p++) if (--indeg[tgt[p]] == 0) ready.push(tgt[p]);
         }
-        return next == n ? rank : null;
+        return next == n ? new Ranked(rank, order, known) : null;
     }
 
     /** A binary min-heap of nodes by (hint, node). */

@@ -125,7 +125,8 @@ final class PolygraphSolver {
             // reachability, over the known edges, is also the first round's.
             int known = tried.known();
             long r0 = System.nanoTime();
-            reach = Reachability.of(g, si, limits.cycleBudget(), known);
+            reach = tried.knownGraph() != null ? Reachability.plain(g, tried.knownGraph(), tried.order())
+                    : Reachability.of(g, si, limits.cycleBudget(), known);
             stats.reachMs += ms(r0);
             if (reach.cycle != null) {
                 g.truncate(known);
