@@ -113,14 +113,16 @@ final class CounterexampleBuilder {
         int earlier = c.v1()[i], later = c.v2()[i];
         int ne = nodeOfVersion[earlier], nl = nodeOfVersion[later];
         if (ne < 0 || nl < 0) return null;
-        // Reachability: the earlier writer reaches the later one with the edges known before this one.
-        int[] path = Paths.path(g, si, ne, nl, e);
+        // Reachability: the earlier writer reaches the later one with the edges the order was derived from (not those
+        // derived beside it, which may rest on this very order).
+        int basis = g.basisOf(e);
+        int[] path = Paths.path(g, si, ne, nl, basis);
         if (path != null) {
             return new Premise(order(earlier, later) + ", since " + writerName(earlier) + " precedes "
                     + writerName(later), stepsOf(path));
         }
         // Forced: the other order closes a cycle.
-        int[] cyc = otherOrderCycle(earlier, later, e);
+        int[] cyc = otherOrderCycle(earlier, later, basis);
         if (cyc == null) return new Premise(order(earlier, later) + " (inferred)", List.of());
         List<Step> steps = new ArrayList<>();
         steps.add(step(g.txnOf[cyc[0] == -2 ? nl : cyc[0]], g.txnOf[ne], cyc[0] == -2 ? EdgeKind.WW : EdgeKind.RW,

@@ -40,6 +40,15 @@ public final class GeneralChecker extends LevelEvaluation {
     private final Observations o;
     private final CheckOptions options;
     private final String shape;
+    /**
+     * The plain polygraph (one node per transaction), kept from the SER or SI check for the other, which has the
+     * same nodes and known edges: a violated SER is followed by SI, to name the weakest violated level, and building
+     * the graph again would cost as much as the SI check itself. {@link #plainKnown} is its number of known edges
+     * (the solver's derived ones are dropped before reuse). Released when another level is searched, so that the
+     * saturation and PSI checks do not hold it in memory beside their own graphs.
+     */
+    private PolygraphBuilder.Built plain;
+    private int plainKnown;
 
     private GeneralChecker(History h, AnomalyLog anomalies, Observations o, CheckOptions options, String shape) {
         super(h, anomalies);
@@ -112,6 +121,7 @@ public final class GeneralChecker extends LevelEvaluation {
 
     @Override
     protected LevelResult search(IsolationLevel l) {
+        if (l != IsolationLevel.SERIALIZABLE && l != IsolationLevel.SNAPSHOT_ISOLATION) plain = null;
         switch (l) {
             case READ_COMMITTED:
                 return verdict(l, saturation(l), "violation of the Read Committed axiom", Saturation.ALGORITHM_RC);
@@ -187,7 +197,7 @@ public final class GeneralChecker extends LevelEvaluation {
 
     private LevelResult polygraph(IsolationLevel l, PolygraphBuilder.Variant variant, boolean si, String what) {
         long t0 = System.nanoTime();
-        PolygraphBuilder.Built built = PolygraphBuilder.build(o, variant);
+        PolygraphBuilder.Built built = built(variant);
         long deadline = t0 + options.solverTimeoutMillis() * 1_000_000L;
         PolygraphSolver.Outcome out = PolygraphSolver.solve(built.g(), si,
                 new PolygraphSolver.Limits(deadline, options.maxOpenPairs(), options.cycleSearchBudget(),
@@ -204,6 +214,12 @@ public final class GeneralChecker extends LevelEvaluation {
         ps.put("open_after_pruning", st.openAfterPruning);
         ps.put("rounds", st.rounds);
         ps.put("prune_ms", st.pruneMs);
+        ps.put("witness_ms", st.witnessMs);
+        ps.put("reach_ms", st.reachMs);
+        ps.put("frontier_ms", st.frontierMs);
+        ps.put("cycle_ms", st.cycleMs);
+        ps.put("enumerate_ms", st.enumerateMs);
+        ps.put("resolve_ms", st.resolveMs);
         ps.put("sat_iterations", st.satIterations);
         ps.put("learned_cycles", st.learnedCycles);
         ps.put("sat_ms", st.satMs);
@@ -211,6 +227,7 @@ public final class GeneralChecker extends LevelEvaluation {
         stats.put(l.alias() + "_polygraph", ps);
         String how = st.witness ? "none in the version order that follows completion where the dependencies leave "
                 + "it open"
+                : st.definite ? "in the known dependencies and the version orders they force; no open order listed"
                 : st.openAfterPruning == 0 ? "pruning left no open order"
                 : st.openAfterPruning + " open order(s) after pruning, decided by SAT in " + st.satIterations
                 + " iteration(s)";
@@ -224,6 +241,21 @@ public final class GeneralChecker extends LevelEvaluation {
             return new LevelResult(l, Verdict.UNKNOWN, u.reason(), ALGORITHM_POLY);
         }
         return verdict(l, 0, what + " (" + how + ")", ALGORITHM_POLY);
+    }
+
+    /** The polygraph of {@code variant}: the plain one is built once and reused with its known edges only. */
+    private PolygraphBuilder.Built built(PolygraphBuilder.Variant variant) {
+        if (variant != PolygraphBuilder.Variant.PLAIN) {
+            plain = null;
+            return PolygraphBuilder.build(o, variant);
+        }
+        if (plain == null) {
+            plain = PolygraphBuilder.build(o, variant);
+            plainKnown = plain.g().edges.size;
+        } else {
+            plain.g().truncate(plainKnown);
+        }
+        return plain;
     }
 
     /**

@@ -11,8 +11,9 @@ import java.util.Arrays;
  * known dependencies that takes, among the nodes ready, the one with the smallest hint (completion order; PolySI's
  * implementation seeds its search the same way). With that order chosen the polygraph is an ordinary dependency
  * graph: if it is acyclic (SER), or its induced SI graph is (SI: PolySI Thm. 8, after Cerone &amp; Gotsman), the
- * level holds, since a version order exists (Adya; PolySI Def. 3.1). A cycle proves nothing and the solver prunes as
- * before.
+ * level holds, since a version order exists (Adya; PolySI Def. 3.1). A cycle proves nothing by itself: the solver
+ * keeps the part of the order that reachability forces ({@link #keepForced}), which refutes most violated histories at
+ * once, and prunes otherwise.
  *
  * <p>Why: pruning needs reachability vectors of nodes x sessions ints (four of them per node under SI), recomputed
  * each round; for ten million list-append transactions that is gigabytes and most of the time, while the witness is
@@ -22,22 +23,77 @@ final class HintWitness {
     private HintWitness() {
     }
 
-    /** True when the polygraph with the hinted version order has no cycle (SI: in its induced SI graph). */
-    static boolean acyclic(Polygraph g, boolean si) {
-        if (g.hint == null) return false;
-        int[] rank = rank(g, si);
-        if (rank == null) return false; // the known dependencies have a cycle: pruning reports it
+    /**
+     * What the witness found: the hinted version order has no cycle ({@code acyclic}), or it has one. When it has, and
+     * the known dependencies have none, the order's edges stay in the graph after the first {@code known} edges (its
+     * ww and rw edges, each ww edge followed by the rw edges of the same pair), for {@link #keepForced}; otherwise
+     * {@code known} is -1 and the graph is as it was. Under SER a failed witness also hands over the graph of the
+     * known edges and a topological order of it ({@code knownGraph}, {@code order}; null otherwise), which are what
+     * the reachability the solver computes next is made of.
+     */
+    record Tried(boolean acyclic, int known, Csr knownGraph, int[] order) {
+    }
+
+    /** A topological order of the known graph (SI: its dependency edges): rank per node, and the nodes in order. */
+    private record Ranked(int[] rank, int[] order, Csr known) {
+    }
+
+    /** Tries the hinted version order: acyclic (SI: its induced SI graph) or not. */
+    static Tried attempt(Polygraph g, boolean si) {
+        if (g.hint == null) return new Tried(false, -1, null, null);
+        Ranked ranked = rank(g, si);
+        if (ranked == null) return new Tried(false, -1, null, null); // the known dependencies have a cycle: pruning reports it
+        int[] rank = ranked.rank();
         int base = g.edges.size;
+        boolean acyclic = false;
         try {
             choose(g, rank);
             // When every edge (SER: every chosen one, the rest are in the rank already) goes forward in the rank, it
             // is a topological order of the whole graph, and so of the layered SI graph, which maps onto it: acyclic
             // without building another graph.
-            if (forward(g, si ? 0 : base, rank)) return true;
-            return Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
+            acyclic = forward(g, si ? 0 : base, rank)
+                    || Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
+            if (acyclic) return new Tried(true, -1, null, null);
+            return si ? new Tried(false, base, null, null) : new Tried(false, base, ranked.known(), ranked.order());
         } finally {
-            g.truncate(base);
+            if (acyclic) g.truncate(base);
         }
+    }
+
+    /**
+     * After a failed witness, keeps of its order (the edges after the first {@code known}) only what is not a guess:
+     * where the earlier of two writers next to each other in it reaches the later in the known graph ({@code reach},
+     * over the first {@code known} edges), the other order would close a cycle, so every version order has the
+     * earlier first, with its ww edge and the rw edges from the readers of its version (PolySI Alg. 2's pruning
+     * rule, applied to the pairs the witness chose). Those edges become known ({@link Polygraph#FRONTIER}), but for
+     * those reachability implies already; the others are dropped. Write skews are cycles of two such rw edges, so
+     * the graph kept usually holds the cycle that refutes the level: one acyclicity test finds it, and no open pair
+     * need be listed.
+     */
+    static void keepForced(Polygraph g, int known, Reachability reach, boolean si) {
+        int[] from = g.edges.from, to = g.edges.to, va = g.edges.a, vb = g.edges.b;
+        byte[] kind = g.edges.kind, tag = g.edges.tag;
+        byte ww = EdgeKind.WW.code();
+        int kept = known, end = g.edges.size;
+        int writer = -1; // the earlier writer of the pair whose edges are being read, or -1 when its order is a guess
+        for (int e = known; e < end; e++) {
+            int f = from[e], t = to[e];
+            boolean keep;
+            if (kind[e] == ww) {
+                writer = reach.reaches(f, t) ? f : -1;
+                keep = writer >= 0 && si && !reach.depImplied(f, t); // SER: reachability implies the ww edge
+            } else {
+                keep = writer >= 0 && !reach.rwImplied(f, t);
+            }
+            if (!keep) continue;
+            from[kept] = f;
+            to[kept] = t;
+            kind[kept] = kind[e];
+            va[kept] = va[e];
+            vb[kept] = vb[e];
+            tag[kept++] = Polygraph.FRONTIER;
+        }
+        g.truncate(kept);
     }
 
     /** True when every edge from {@code from} on goes from a lower rank to a higher one. */
@@ -48,7 +104,7 @@ final class HintWitness {
 
     /**
      * Orders each open key's unplaced writers by rank: ww from each to the next, and rw from the readers of each
-     * to the next (edges to later writers follow through the ww chain). Placed writers already have their edges,
+     * to the next (edges to later writers follow through the ww chain), each pair's ww edge first. Placed writers already have their edges,
      * and unplaced ones come after them (list-append: the last read element's writer and readers have edges to
      * each); readers of the initial version have rw edges to every writer.
      */
@@ -80,7 +136,7 @@ final class HintWitness {
      * form cycles an SI history allows), smallest hint first among the ready nodes (Kahn's algorithm with a heap);
      * null when they have a cycle. Ranks fit an int and leave the sign bit clear for {@link #choose}'s keys.
      */
-    private static int[] rank(Polygraph g, boolean si) {
+    private static Ranked rank(Polygraph g, boolean si) {
         int n = g.n;
         Csr known = Csr.build(n, sink -> {
             for (int e = 0; e < g.edges.size; e++) if (!si || g.dep(e)) sink.edge(g.edges.from[e], g.edges.to[e], e);
@@ -89,14 +145,15 @@ final class HintWitness {
         for (int t : tgt) indeg[t]++;
         Heap ready = new Heap(g.hint);
         for (int v = 0; v < n; v++) if (indeg[v] == 0) ready.push(v);
-        int[] rank = new int[n];
+        int[] rank = new int[n], order = new int[n];
         int next = 0;
         while (ready.size > 0) {
             int v = ready.pop();
-            rank[v] = next++;
+            rank[v] = next;
+            order[next++] = v;
             for (int p = off[v]; p < off[v + 1]; p++) if (--indeg[tgt[p]] == 0) ready.push(tgt[p]);
         }
-        return next == n ? rank : null;
+        return next == n ? new Ranked(rank, order, known) : null;
     }
 
     /** A binary min-heap of nodes by (hint, node). */

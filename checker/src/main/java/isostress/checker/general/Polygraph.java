@@ -161,6 +161,32 @@ final class Polygraph {
     /** Removes the edges added after the first {@code count} (the solver's tentative choices). */
     void truncate(int count) {
         edges.truncate(count);
+        while (bases > 0 && basis[bases - 1] > count) bases--;
+    }
+
+    /**
+     * Edge counts, increasing, each where the solver began adding edges derived from reachability over the edges
+     * before it: an order derived so is justified by those edges only. The edges derived in the same round are no
+     * justification, as they rest on the same orders (a path through an rw edge of the pair itself would be
+     * circular).
+     */
+    private int[] basis = new int[8];
+    private int bases;
+
+    /** The edges added from now on are derived from reachability over the first {@code count} edges. */
+    void derivedFrom(int count) {
+        if (bases > 0 && basis[bases - 1] == count) return;
+        if (bases == basis.length) basis = Arrays.copyOf(basis, 2 * bases);
+        basis[bases++] = count;
+    }
+
+    /** How many edges edge e was derived from (see {@link #derivedFrom}): e itself when none was recorded. */
+    int basisOf(int e) {
+        int out = e;
+        for (int i = bases - 1; i >= 0; i--) {
+            if (basis[i] <= e) return basis[i];
+        }
+        return out;
     }
 
     /** Index in {@link #gw} of the first writer of group g at position >= p, or gFrom[g+1] when none. */

@@ -20,9 +20,13 @@ import java.util.List;
  *   <li><b>A witness first</b> ({@link HintWitness}): the open orders chosen as completion order suggests, where the
  *       known dependencies leave the choice; no cycle then proves the level in linear time.</li>
  *   <li><b>Order forced by reachability.</b> If writer A of key x reaches writer B (SI: from state A(A), see
- *       {@link Reachability}), B before A closes a cycle, so A precedes B. Such pairs are never materialised: for
- *       each writer A and each session, only the first writer of x there that A reaches matters (the later ones
- *       follow it in session order), and every reader of A's version gets an rw edge to it ({@code FRONTIER}).</li>
+ *       {@link Reachability}), B before A closes a cycle, so A precedes B. First along the failed witness
+ *       ({@link HintWitness#keepForced}): of its order, the consecutive pairs whose earlier writer reaches the later
+ *       stay, and if the graph is then cyclic the level is refuted (write skews are such cycles), in time linear in
+ *       the edges. Otherwise, for all pairs, which are never materialised: for each writer A and each session, only
+ *       the first writer of x there that A reaches matters (the later ones follow it in session order), and every
+ *       reader of A's version gets an rw edge to it ({@code FRONTIER}); a cycle then refutes the level too, before
+ *       the open pairs are listed.</li>
  *   <li><b>Pruning</b> (Alg. 2, lines 37-73) of the remaining pairs, the writers neither reaches: a side whose ww
  *       or rw edge would close a cycle is impossible; then the other side's edges become known ({@code FORCED});
  *       both sides impossible is a violation, explained by the two cycles. Rounds repeat, with reachability
@@ -83,7 +87,7 @@ final class PolygraphSolver {
     }
 
     private Outcome run() {
-        long t0 = System.nanoTime();
+        long t0 = started = System.nanoTime();
         initialReaders();
         boolean allOrdered = true;
         for (int k = 0; k < g.keys && allOrdered; k++) allOrdered = g.ordered[k];
@@ -94,17 +98,21 @@ final class PolygraphSolver {
             stats.pruneMs = (System.nanoTime() - t0) / 1_000_000;
             return cycles.isEmpty() ? new Outcome.Acyclic(stats) : violation(List.of(copy(cycles.get(0))));
         }
-        if (limits.prune() && HintWitness.acyclic(g, si)) {
+        long w0 = System.nanoTime();
+        HintWitness.Tried tried = limits.prune() ? HintWitness.attempt(g, si) : null;
+        stats.witnessMs = ms(w0);
+        if (tried != null && tried.acyclic()) {
             stats.witness = true;
-            stats.pruneMs = (System.nanoTime() - t0) / 1_000_000;
+            stats.pruneMs = ms(t0);
             return new Outcome.Acyclic(stats);
         }
-        Reachability reach;
+        Reachability reach = null;
         boolean first = true;
         if (!limits.prune()) {
             // Ablation (PolySI's "w/o P", Fig. 10): every pair of writers of a key goes to the SAT search.
             reach = Reachability.of(g, si, limits.cycleBudget());
             if (reach.cycle != null) return violation(List.of(copy(reach.cycle)));
+            listed = true;
             if (!pairs.enumerateAll()) return unknown("more than " + limits.maxConstraints() + " pairs of writers");
             stats.constraints = stats.openAfterPruning = pairs.cons;
             long t1 = System.nanoTime();
@@ -112,27 +120,75 @@ final class PolygraphSolver {
             stats.satMs = (System.nanoTime() - t1) / 1_000_000;
             return o;
         }
+        if (tried.known() >= 0) {
+            // The witness's order where reachability forces it: a cycle there refutes the level at once. Its
+            // reachability, over the known edges, is also the first round's.
+            int known = tried.known();
+            long r0 = System.nanoTime();
+            reach = tried.knownGraph() != null ? Reachability.plain(g, tried.knownGraph(), tried.order())
+                    : Reachability.of(g, si, limits.cycleBudget(), known);
+            stats.reachMs += ms(r0);
+            if (reach.cycle != null) {
+                g.truncate(known);
+                stats.rounds = 1;
+                return violation(List.of(copy(reach.cycle)));
+            }
+            long c0 = System.nanoTime();
+            g.derivedFrom(known);
+            HintWitness.keepForced(g, known, reach, si);
+            List<int[]> cycles = g.edges.size == known ? List.of()
+                    : Paths.acyclicOrCycle(g, si, limits.cycleBudget());
+            stats.cycleMs += ms(c0);
+            if (!cycles.isEmpty()) {
+                stats.rounds = 1;
+                return violation(List.of(copy(cycles.get(0))));
+            }
+            g.truncate(known);
+        }
         while (true) {
             stats.rounds++;
-            reach = Reachability.of(g, si, limits.cycleBudget());
-            if (reach.cycle != null) return violation(List.of(copy(reach.cycle)));
+            if (!first || reach == null) {
+                long r0 = System.nanoTime();
+                reach = Reachability.of(g, si, limits.cycleBudget());
+                stats.reachMs += ms(r0);
+                if (reach.cycle != null) return violation(List.of(copy(reach.cycle)));
+            }
             if (System.nanoTime() > limits.deadlineNanos()) return unknown("the time limit ran out while pruning");
             int before = g.edges.size;
+            g.derivedFrom(before);
+            long f0 = System.nanoTime();
             frontier(reach);
+            stats.frontierMs += ms(f0);
             stats.frontierEdges += g.edges.size - before;
             if (first) {
-                if (!pairs.enumerate(reach)) {
+                if (g.edges.size > before) {
+                    // The orders reachability forces may close a cycle by themselves (write skews do: both rw edges
+                    // follow from reads of versions their readers' writers are known to precede). Such a cycle
+                    // refutes the level with no open pair listed: one acyclicity test, linear, against listing and
+                    // pruning the pairs, which costs writers x sessions reachability queries.
+                    long c0 = System.nanoTime();
+                    List<int[]> cycles = Paths.acyclicOrCycle(g, si, limits.cycleBudget());
+                    stats.cycleMs += ms(c0);
+                    if (!cycles.isEmpty()) return violation(List.of(copy(cycles.get(0))));
+                }
+                long e0 = System.nanoTime();
+                listed = true;
+                boolean fits = pairs.enumerate(reach);
+                stats.enumerateMs += ms(e0);
+                if (!fits) {
                     return unknown("more than " + limits.maxConstraints() + " pairs of writers are unordered");
                 }
                 stats.constraints = pairs.cons;
                 first = false;
             }
             int beforeResolve = g.edges.size;
+            long p0 = System.nanoTime();
             Outcome v = resolve(reach);
+            stats.resolveMs += ms(p0);
             if (v != null) return v;
             if (g.edges.size == before && beforeResolve == before) break;
         }
-        stats.pruneMs = (System.nanoTime() - t0) / 1_000_000;
+        stats.pruneMs = ms(t0);
         stats.openAfterPruning = pairs.cons;
         if (pairs.cons == 0) return new Outcome.Acyclic(stats);
         long t1 = System.nanoTime();
@@ -141,11 +197,23 @@ final class PolygraphSolver {
         return o;
     }
 
+    private static long ms(long since) {
+        return (System.nanoTime() - since) / 1_000_000;
+    }
+
+    /** When {@link #run} started. */
+    private long started;
+    /** Whether the open pairs were listed (a violation found before is a cycle of known and forced edges). */
+    private boolean listed;
+
     private Outcome unknown(String why) {
+        if (stats.pruneMs == 0) stats.pruneMs = ms(started);
         return new Outcome.Unknown(why, stats);
     }
 
     private Outcome violation(List<PolygraphCycle> cycles) {
+        if (stats.pruneMs == 0) stats.pruneMs = ms(started);
+        stats.definite = !listed;
         return new Outcome.Violation(cycles, stats);
     }
 

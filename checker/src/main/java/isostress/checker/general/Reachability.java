@@ -50,6 +50,17 @@ final class Reachability {
         return si ? layered(g, cycleBudget) : plain(g, cycleBudget);
     }
 
+    /** Computes reachability over the first {@code edgeLimit} edges of {@code g} (the others are tentative). */
+    static Reachability of(Polygraph g, boolean si, long cycleBudget, int edgeLimit) {
+        int saved = g.edges.size;
+        g.edges.size = edgeLimit;
+        try {
+            return of(g, si, cycleBudget);
+        } finally {
+            g.edges.size = saved;
+        }
+    }
+
     // ---- queries ----
 
     /** SER: a reaches b (a == b counts). SI: b is reached from A(a) in either state. */
@@ -109,6 +120,16 @@ final class Reachability {
         Csr csr = Csr.build(n, g.edges.from, g.edges.to, null, m);
         int[] order = topological(csr);
         if (order == null) return withCycle(false, S, g, Paths.cycles(g, false, csr, 1, cycleBudget).get(0));
+        return plain(g, csr, order);
+    }
+
+    /**
+     * SER reachability from a graph of the polygraph's edges built already ({@code csr}, ids not needed) and a
+     * topological order of it: the failed witness has both for the known edges, and building them again would
+     * cost about as much as the vectors themselves.
+     */
+    static Reachability plain(Polygraph g, Csr csr, int[] order) {
+        int n = g.n, S = g.sessions;
         int[] vec = new int[n * S];
         Arrays.fill(vec, INF);
         for (int i = n - 1; i >= 0; i--) {
