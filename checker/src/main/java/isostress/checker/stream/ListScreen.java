@@ -46,8 +46,7 @@ import java.util.Set;
  * twice and to find the appender of an element the short list does not hold (an aborted or duplicate one). Sessions:
  * {@link SessionNeighbours}; the graph: {@link OnlineOrder}.
  */
-public final class ListScreen implements Screen {
-    private final OnlineOrder g = new OnlineOrder();
+public final class ListScreen extends ScreenGraph implements Screen {
     /** Key to its number (the order it was first seen in), which indexes {@link #keys}. */
     private final LongPairIntMap keyNumber = new LongPairIntMap(1024);
     private ListKey[] keys = new ListKey[1024];
@@ -56,10 +55,6 @@ public final class ListScreen implements Screen {
     private final LongPairIntMap appender = new LongPairIntMap(1024);
     /** (key, element) of aborted transactions' appends. */
     private final LongPairIntMap aborted = new LongPairIntMap(64);
-    private final SessionNeighbours sessions = new SessionNeighbours();
-    private final boolean cyclesCount;
-    private String flag;
-    private boolean cycle;
     /**
      * Scratch of {@link #add}, per operation of the transaction: its key, whether it is its transaction's last append
      * to the key, whether its element was appended before.
@@ -73,25 +68,7 @@ public final class ListScreen implements Screen {
 
     /** @param cyclesCount whether a cycle is worth a whole check (serializability is asked for), or only anomalies */
     public ListScreen(boolean cyclesCount) {
-        this.cyclesCount = cyclesCount;
-    }
-
-    /** Why the prefix deserves a whole check now (a cycle or a non-cycle anomaly), or null. Cleared by {@link #reset}. */
-    @Override
-    public String flag() {
-        return flag;
-    }
-
-    /** Clears the flag; a cycle found stays found (the graph keeps out its closing edge). */
-    @Override
-    public void reset() {
-        flag = null;
-    }
-
-    /** True once the graph had a cycle. */
-    @Override
-    public boolean cycle() {
-        return cycle;
+        super(cyclesCount);
     }
 
     public int nodes() {
@@ -125,9 +102,7 @@ public final class ListScreen implements Screen {
             return;
         }
         int v = g.node();
-        sessions.insert(t.process(), t.id(), v); // a history numbers its transactions by invocation
-        if (sessions.before() != SessionNeighbours.NONE) edge(sessions.before(), v, "so");
-        if (sessions.after() != SessionNeighbours.NONE) edge(v, sessions.after(), "so");
+        session(t, v);
         int n = ops.size();
         if (opKey.length < n) {
             opKey = new ListKey[n * 2];
@@ -294,16 +269,5 @@ public final class ListScreen implements Screen {
         keyCount++;
         if (i == keys.length) keys = Arrays.copyOf(keys, i * 2);
         return keys[i] = new ListKey();
-    }
-
-    private void edge(int x, int y, String kind) {
-        if (!g.add(x, y)) {
-            cycle = true;
-            if (cyclesCount) raise("a dependency cycle closed by a " + kind + " edge");
-        }
-    }
-
-    private void raise(String why) {
-        if (flag == null) flag = why;
     }
 }

@@ -27,14 +27,12 @@ import java.util.List;
  * child only. What the screen does not see: real time, the cycles weaker levels forbid, and non-cycle anomalies
  * other than aborted and intermediate reads; the caller checks the whole prefix each time it doubles for those.
  */
-public final class MiniScreen implements Screen {
+public final class MiniScreen extends ScreenGraph implements Screen {
     /** The value standing for a read of null (the initial state of an absent key) in the version map. */
     private static final long NULL_VALUE = Long.MIN_VALUE;
     /** The layout of {@link #ver}. */
     private static final int STRIDE = 4, WRITER = 0, CHILD = 1, READERS = 2, INTERMEDIATE = 3;
-    private final OnlineOrder g = new OnlineOrder();
-    private final SessionNeighbours sessions = new SessionNeighbours();
-    private final boolean cyclesCount, conflictsCount;
+    private final boolean conflictsCount;
     /** (key, value) to the version's slot in the arrays below; the initial version gets one when first read. */
     private final LongPairIntMap versions = new LongPairIntMap(1024);
     /** (key, value) written by aborted transactions. */
@@ -56,15 +54,13 @@ public final class MiniScreen implements Screen {
      */
     private long[] readKey = new long[8];
     private int[] readSlot = new int[8], ownSlot = new int[8];
-    private String flag;
-    private boolean cycle;
 
     /**
      * @param cyclesCount    whether a cycle is worth a whole check (serializability is asked for)
      * @param conflictsCount whether a lost update is (a level at least parallel snapshot isolation is asked for)
      */
     public MiniScreen(boolean cyclesCount, boolean conflictsCount) {
-        this.cyclesCount = cyclesCount;
+        super(cyclesCount);
         this.conflictsCount = conflictsCount;
     }
 
@@ -93,21 +89,6 @@ public final class MiniScreen implements Screen {
     }
 
     @Override
-    public String flag() {
-        return flag;
-    }
-
-    @Override
-    public void reset() {
-        flag = null;
-    }
-
-    @Override
-    public boolean cycle() {
-        return cycle;
-    }
-
-    @Override
     public void add(Txn t) {
         List<MicroOp> ops = t.ops();
         if (t.outcome() == Outcome.FAIL) {
@@ -115,9 +96,7 @@ public final class MiniScreen implements Screen {
             return;
         }
         int v = g.node();
-        sessions.insert(t.process(), t.id(), v); // a history numbers its transactions by invocation
-        if (sessions.before() != SessionNeighbours.NONE) edge(sessions.before(), v, "so");
-        if (sessions.after() != SessionNeighbours.NONE) edge(v, sessions.after(), "so");
+        session(t, v);
         int reads = 0;
         for (MicroOp m : ops) {
             if (m instanceof MicroOp.Read r) {
@@ -172,7 +151,7 @@ public final class MiniScreen implements Screen {
     private void overwrite(int v, int s, long key) {
         int at = STRIDE * s;
         if (ver[at + CHILD] >= 0) {
-            cycle = true; // each overwrote what the other read
+            cycleWithoutEdges(); // each overwrote what the other read
             if (conflictsCount) raise("a lost update of key " + key);
             return;
         }
@@ -201,16 +180,5 @@ public final class MiniScreen implements Screen {
         readKey = Arrays.copyOf(readKey, readKey.length * 2);
         readSlot = Arrays.copyOf(readSlot, readSlot.length * 2);
         ownSlot = Arrays.copyOf(ownSlot, ownSlot.length * 2);
-    }
-
-    private void edge(int x, int y, String kind) {
-        if (!g.add(x, y)) {
-            cycle = true;
-            if (cyclesCount) raise("a dependency cycle closed by a " + kind + " edge");
-        }
-    }
-
-    private void raise(String why) {
-        if (flag == null) flag = why;
     }
 }
