@@ -82,7 +82,7 @@ for line in sys.stdin:
 leader_not() { cluster "$2" | grep -E "^n[123] leader running" | grep -vq "^$1 "; }
 leader_is() { cluster "$1" | grep -q "^$1 leader running"; }
 rows() { sql "$1" 'SELECT coalesce(string_agg(id::text, $$,$$ ORDER BY id), $$none$$) FROM t'; }
-replica_ok() { cluster "$1" | grep -E "^$2 (replica|sync_standby) (running|streaming)" >/dev/null; }
+has_sync_standby() { cluster "$1" | grep -q " sync_standby "; }
 
 echo "$(versions); $MODE; ttl 10, loop_wait 2, retry_timeout 5"
 start n1
@@ -98,6 +98,9 @@ OLD=n1
 declare -A MARK
 for try in $(seq 1 "$TRIES"); do
     echo "--- try $try: the leader is $OLD"
+    # In synchronous mode only the synchronous standby may be promoted: without one named, a stalled leader stays
+    # the leader.
+    [ "$MODE" = asynchronous ] || wait_for 60 "no synchronous standby was named" has_sync_standby "$OLD"
     FROM=$(revision)
     echo "leader key: $(leader_key)"
     # --- the stall: the leader's Patroni and postmaster stopped, as a frozen machine ---
