@@ -19,8 +19,8 @@
 # Usage: patroni-etcd3-leader-overwrite.sh [--sync | --strict] [--tries N]
 #   --sync     synchronous_mode: true
 #   --strict   synchronous_mode: true and synchronous_mode_strict: true
-#   --tries N  stall and continue the leader up to N times (default 3) until a write is lost: whether n1's Patroni
-#              acts on its old view depends on whether its HA cycle runs before its etcd watch catches up
+#   --tries N  stall and continue the leader up to N times (default 3) until a write is lost: not every stall ends
+#              in the overwrite (in some, the continued Patroni reads the new owner first)
 # Environment: as patroni-scratch-cluster.sh says (KEEP=1, PSQL, PG_BIN, PATRONI: e.g. patroni.py of another version,
 #   from its source tree). Needs Debian's patroni (3.0.2), etcd-server and postgresql-15.
 # Exit status: 1 when a row the client was told was committed is on no member (LOST), 0 when not in any try
