@@ -79,8 +79,10 @@ class PatroniClusterTest {
         // run as user postgres, so it goes where that user can read it.
         Path program = Files.createTempFile("isostress-patroni-program", ".py");
         try {
-            Files.writeString(program, "import sys\nprint('" + PROGRAM_MARK + "', flush=True)\n"
-                    + "from patroni.__main__ import main\nsys.exit(main())\n");
+            // The guard matters: Patroni starts PostgreSQL from a process of its own made by multiprocessing's
+            // spawn, which imports the main module again; Patroni's own scripts have it too.
+            Files.writeString(program, "import sys\nfrom patroni.__main__ import main\n"
+                    + "if __name__ == '__main__':\n    print('" + PROGRAM_MARK + "', flush=True)\n    sys.exit(main())\n");
             Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rw-r--r--"));
             campaignOnTheLeader(program);
         } finally {
