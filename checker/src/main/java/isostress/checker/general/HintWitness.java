@@ -34,7 +34,10 @@ final class HintWitness {
     record Tried(boolean acyclic, int known, Csr knownGraph, int[] order) {
     }
 
-    /** A topological order of the known graph (SI: its dependency edges): rank per node, and the nodes in order. */
+    /**
+     * A topological order of the known graph (SI: its dependency edges): rank per node, the nodes in order, and the
+     * graph ({@code known}; null when the order needed none, see {@link #inHintOrder}).
+     */
     private record Ranked(int[] rank, int[] order, Csr known) {
     }
 
@@ -55,7 +58,10 @@ final class HintWitness {
             acyclic = forward(g, si ? 0 : base, rank) || si && forwardInduced(g, rank)
                     || Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
             if (acyclic) return new Tried(true, -1, null, null);
-            return si ? new Tried(false, base, null, null) : new Tried(false, base, ranked.known(), ranked.order());
+            if (si) return new Tried(false, base, null, null);
+            Csr known = ranked.known() != null ? ranked.known()
+                    : Csr.build(g.n, g.edges.from, g.edges.to, null, base);
+            return new Tried(false, base, known, ranked.order());
         } finally {
             if (acyclic) g.truncate(base);
         }
@@ -167,6 +173,8 @@ final class HintWitness {
      */
     private static Ranked rank(Polygraph g, boolean si) {
         int n = g.n;
+        Ranked inHintOrder = inHintOrder(g, si);
+        if (inHintOrder != null) return inHintOrder;
         Csr known = Csr.build(n, sink -> {
             for (int e = 0; e < g.edges.size; e++) if (!si || g.dep(e)) sink.edge(g.edges.from[e], g.edges.to[e], e);
         }, false);
@@ -183,6 +191,27 @@ final class HintWitness {
             for (int p = off[v]; p < off[v + 1]; p++) if (--indeg[tgt[p]] == 0) ready.push(tgt[p]);
         }
         return next == n ? new Ranked(rank, order, known) : null;
+    }
+
+    /**
+     * The rank {@link #rank} would compute, without a graph, when the nodes are numbered in hint order (hints never
+     * decrease with the node number) and every known edge (SI: Dep edge) goes from a lower number to a higher: each
+     * node is then the smallest (hint, node) of those left and all its predecessors come before it, so Kahn's
+     * algorithm takes the nodes in number order, and rank is the identity. Histories whose file order is an
+     * execution order are usually so, and the graph and the heap then cost more than the rest of the witness. Null
+     * otherwise ({@code known} is null: a caller needing the graph builds it).
+     */
+    private static Ranked inHintOrder(Polygraph g, boolean si) {
+        int n = g.n;
+        long[] hint = g.hint;
+        for (int v = 1; v < n; v++) if (hint[v] < hint[v - 1]) return null;
+        int[] from = g.edges.from, to = g.edges.to;
+        for (int e = 0; e < g.edges.size; e++) {
+            if (from[e] >= to[e] && (!si || g.dep(e))) return null;
+        }
+        int[] rank = new int[n];
+        for (int v = 0; v < n; v++) rank[v] = v;
+        return new Ranked(rank, rank.clone(), null);
     }
 
     /** A binary min-heap of nodes by (hint, node). */
