@@ -4,7 +4,9 @@
 # isostress and the peer, and a markdown table of median wall times (seconds, JVM start included) and verdicts is
 # printed. How to build the peers: docs/benchmarks.md, "Against the peer checkers".
 #
-# usage: docs/bench/peers.sh [-n RUNS] [-t TXNS] [-k KEYS] [-d DIR]
+# usage: docs/bench/peers.sh [-w WORKLOAD] [-n RUNS] [-t TXNS] [-k KEYS] [-d DIR]
+#   -w WORKLOAD  rw-register (default) or list-append: the stores' list-append histories (bench generate --workload
+#            list-append), as Chronos JSON, against TimeKiller only (--data_model list; AWDIT and Plume take registers)
 #   -n RUNS  runs per pair (default 5)
 #   -t TXNS  transactions per generated history (default 100000)
 #   -k KEYS  keys of the generated histories (default 100: with many more, the SI store's write skews are rare and
@@ -16,20 +18,25 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 isostress="${ISOSTRESS:-$here/isostress}"
-runs=5 txns=100000 keys=100 dir=""
-while getopts "n:t:k:d:h" o; do
+runs=5 txns=100000 keys=100 dir="" workload=rw-register
+while getopts "w:n:t:k:d:h" o; do
   case "$o" in
+    w) workload="$OPTARG" ;;
     n) runs="$OPTARG" ;;
     t) txns="$OPTARG" ;;
     k) keys="$OPTARG" ;;
     d) dir="$OPTARG" ;;
-    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 if [ -z "$dir" ]; then
   dir="$(mktemp -d)"
   trap 'rm -rf "$dir"' EXIT
 fi
+case "$workload" in
+  rw-register|list-append) ;;
+  *) echo "unknown workload '$workload': use rw-register or list-append" >&2; exit 2 ;;
+esac
 mkdir -p "$dir"
 read -r -a peer_java <<< "${PEER_JAVA_OPTS:-}"
 
@@ -44,8 +51,17 @@ else echo "note: Plume skipped (set PLUME_JAR to Plume-1.0-SNAPSHOT-shaded.jar)"
 # The histories: a simulated SI store (SI, not serializable: write skews), its serializable twin and a read-committed
 # store (not read atomic: fractured reads), as TimeKiller's JSON and as r(k,v,s,t) text (the same transactions: same
 # seed); and, when AWDIT is there, its own causal history.
-echo "generating $txns-transaction histories in $dir ..." >&2
+echo "generating $txns-transaction $workload histories in $dir ..." >&2
+if [ "$workload" = list-append ]; then
+  have_awdit=0 have_plume=0
+  for store in si ser rc; do
+    f="$dir/$store-la-$txns-k$keys.json"
+    [ -s "$f" ] || "$isostress" bench generate --workload list-append --store "$store" --txns "$txns" --sessions 20 \
+        --keys "$keys" --seed 1 --out "$f" >&2
+  done
+fi
 for store in si ser rc; do
+  [ "$workload" = list-append ] && break
   for fmt in chronos text; do
     ext=$([ "$fmt" = chronos ] && echo json || echo txt)
     f="$dir/$store-$txns-k$keys.$ext"
@@ -69,10 +85,12 @@ run_iso() { # FILE LEVEL
   iso_verdict "$rc"
 }
 run_timekiller() { # FILE SI|SER
-  # Every generated key starts at 0, which TimeKiller needs told (its default initial value is null).
-  local out
+  # Every generated register starts at 0, which TimeKiller needs told (its default initial value is null); lists
+  # start empty, which it reads as that null.
+  local out model=(--initial_value 0)
+  [ "$workload" = list-append ] && model=(--data_model list)
   out="$(java "${peer_java[@]}" -jar "$TIMEKILLER_JAR" --history_path "$1" --consistency_model "$2" \
-      --initial_value 0 2>&1)" || { echo error; return; }
+      "${model[@]}" 2>&1)" || { echo error; return; }
   if grep -q "^Do NOT satisfy" <<< "$out"; then echo invalid
   elif grep -q "^Satisfy $2" <<< "$out"; then echo valid
   else echo error; fi
@@ -107,10 +125,13 @@ pair() { # FILE ISO_LEVEL PEER PEER_LEVEL
 
 if [ "$have_timekiller" = 1 ]; then
   for store in si ser rc; do
-    pair "$dir/$store-$txns-k$keys.json" snapshot-isolation timekiller SI
-    pair "$dir/$store-$txns-k$keys.json" serializable timekiller SER
+    f="$dir/$store-$txns-k$keys.json"
+    [ "$workload" = list-append ] && f="$dir/$store-la-$txns-k$keys.json"
+    pair "$f" snapshot-isolation timekiller SI
+    pair "$f" serializable timekiller SER
   done
 fi
+[ "$workload" = list-append ] && exit 0
 texts=("$dir/si-$txns-k$keys.txt" "$dir/ser-$txns-k$keys.txt" "$dir/rc-$txns-k$keys.txt")
 [ "$have_awdit" = 1 ] && texts+=("$dir/awdit-$txns.txt")
 for f in "${texts[@]}"; do

@@ -5,6 +5,7 @@
 #
 #   docs/findings/patroni-failover-table.py --jar harness/target/isostress.jar --out DIR --runs 10 --seconds 60
 #   docs/findings/patroni-failover-table.py --out DIR --runs 10 --table-only
+#   ... --patroni-program /path/to/patroni-3.0.3/patroni.py --out DIR2   # another Patroni than Debian's 3.0.2
 #
 # Resumable and round-robin: run 1 of every cell, then run 2 of every cell, ...; each finished run is one line of
 # DIR/runs.jsonl, and a restart skips the (setting, fault, run) already there, so it can be killed at any time. A run
@@ -30,7 +31,7 @@ INTERVAL_S, DURATION_S = 5, 15  # each fault outlasts the leader key's ttl (10 s
 LIMIT_S = 900                   # a run that takes longer is stopped and counted as failed
 
 
-def campaign(name, store, setting, fault, seconds, seed):
+def campaign(name, store, setting, fault, seconds, seed, program=None):
     patroni, settings, _ = SETTINGS[setting]
     flow = lambda d: '{' + ', '.join(f'{k}: {json.dumps(v)}' for k, v in d.items()) + '}'
     return f"""# Written by docs/findings/patroni-failover-table.py: setting {setting}, fault {fault}.
@@ -41,7 +42,7 @@ database:
   provision: patroni
   nodes: 3
   isolation: serializable
-{'  patroni: ' + flow(patroni) + chr(10) if patroni else ''}{'  settings: ' + flow(settings) + chr(10) if settings else ''}workload: {{type: list-append, sessions: 8, transactions: 1000000, keys: 20, seed: {seed}, duration: {seconds}s}}
+{'  patroni-program: ' + json.dumps(program) + chr(10) if program else ''}{'  patroni: ' + flow(patroni) + chr(10) if patroni else ''}{'  settings: ' + flow(settings) + chr(10) if settings else ''}workload: {{type: list-append, sessions: 8, transactions: 1000000, keys: 20, seed: {seed}, duration: {seconds}s}}
 nemesis: {{faults: [{fault}], interval: {INTERVAL_S}s, duration: {DURATION_S}s, seed: {seed}}}
 check:
   levels: [serializable, strict-serializable]
@@ -84,7 +85,7 @@ def run_one(args, setting, fault, run, attempt):
     os.makedirs(store)
     yaml = os.path.join(store, 'campaign.yaml')
     with open(yaml, 'w') as f:
-        f.write(campaign('patroni-table', store, setting, fault, args.seconds, seed))
+        f.write(campaign('patroni-table', store, setting, fault, args.seconds, seed, args.patroni_program))
     out = os.path.join(store, 'output.txt')
     t0 = time.time()
     load_start = os.getloadavg()[0]  # other work on the machine slows commits and failovers: say how much there was
@@ -313,6 +314,8 @@ def main():
     ap.add_argument('--seconds', type=int, default=60, help="each run's duration (default 60)")
     ap.add_argument('--settings', nargs='+', default=list(SETTINGS), choices=list(SETTINGS))
     ap.add_argument('--faults', nargs='+', default=FAULTS, choices=FAULTS)
+    ap.add_argument('--patroni-program', help="the Patroni the members run (database.patroni-program), e.g. "
+                                              "patroni.py of a release's source tree; default Debian's")
     ap.add_argument('--table-only', action='store_true', help='render the table from runs.jsonl, run nothing')
     ap.add_argument('--doc', help='also put the table into this markdown file, between its lines '
                                   '"<!-- table -->" and "<!-- /table -->" (docs/findings/patroni-failover.md)')

@@ -72,7 +72,9 @@ public final class LostWrites {
         int judged = 0, lost = 0;
         List<LostWrite> found = new ArrayList<>();
         for (Txn t : h) {
-            if (t.outcome() != Outcome.OK) continue;
+            // Only what a client was told committed can be lost: an info transaction that the commit log shows
+            // committed (ok after a witness join) was not acknowledged.
+            if (t.outcome() != Outcome.OK || h.recordedOutcome(t.id()) != Outcome.OK) continue;
             for (MicroOp m : t.ops()) {
                 if (!(m instanceof MicroOp.Append || m instanceof MicroOp.Write)) continue;
                 long value = m instanceof MicroOp.Append a ? a.value() : ((MicroOp.Write) m).value();

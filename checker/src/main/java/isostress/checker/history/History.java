@@ -43,6 +43,8 @@ public final class History implements Iterable<Txn> {
     private final int size, ops;
     private final LongColumn process;
     private final byte[] outcome;
+    /** The outcomes as the clients recorded them: {@link #outcome} unless a witness join resolved some. */
+    private final byte[] recorded;
     private final LongColumn invokeIndex, completeIndex, invokeTime, completeTime;
     private final int[] line;
     private final int[] opStart, opEnd;
@@ -64,6 +66,7 @@ public final class History implements Iterable<Txn> {
         ops = b.ops;
         process = b.process;
         outcome = b.outcome;
+        recorded = outcome;
         invokeIndex = b.invokeIndex;
         completeIndex = b.completeIndex;
         invokeTime = b.invokeTime;
@@ -94,6 +97,7 @@ public final class History implements Iterable<Txn> {
         ops = o.ops;
         process = o.process;
         this.outcome = outcome;
+        recorded = o.recorded;
         invokeIndex = o.invokeIndex;
         completeIndex = o.completeIndex;
         invokeTime = o.invokeTime;
@@ -165,6 +169,14 @@ public final class History implements Iterable<Txn> {
     public long process(int t) { return process.get(t); }
 
     public Outcome outcome(int t) { return Outcomes.VALUES[outcome[t]]; }
+
+    /**
+     * Transaction {@code t}'s outcome as its client recorded it, before a witness join resolved {@code info}
+     * transactions ({@link #withOutcomes}): {@code ok} means the client was told it committed. The commit log may
+     * show that an {@code info} transaction committed, on a member whose timeline later did not survive; it was
+     * never promised to the client, so it can be a dependency but never a lost acknowledged write.
+     */
+    public Outcome recordedOutcome(int t) { return Outcomes.VALUES[recorded[t]]; }
 
     public long invokeIndex(int t) { return invokeIndex.get(t); }
 

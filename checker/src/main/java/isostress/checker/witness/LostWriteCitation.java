@@ -61,7 +61,7 @@ final class LostWriteCitation {
     }
 
     /** The log of the member still primary when the capture ended (the final reads ran there), or null. */
-    private static CaptureLog finalLog(Witness w) {
+    static CaptureLog finalLog(Witness w) {
         CaptureLog last = null;
         for (CaptureLog l : w.captureLogs()) {
             if (l.primaryTo() == Long.MAX_VALUE && (last == null || l.timeline() > last.timeline())) last = l;
@@ -112,25 +112,43 @@ final class LostWriteCitation {
         return sb.toString();
     }
 
+    /**
+     * True when a commit logged at {@code pos} on {@code timeline} is on the timeline that survived: the final
+     * primary's ({@code last}), or an ancestor of it up to where the next timeline left it. True when that cannot be
+     * told (a log without timelines, no final primary).
+     */
+    static boolean survives(long timeline, long pos, CaptureLog last) {
+        if (last == null || timeline < 0 || timeline == last.timeline()) return true;
+        int i = branchFrom(last, timeline);
+        // test_decoding's commit position is the end of the commit record: past the switch point, not on the child
+        return i >= 0 && pos <= last.branches().get(i).pos();
+    }
+
+    /** The index in {@code last}'s timeline history of the branch that left {@code timeline}, or -1. */
+    private static int branchFrom(CaptureLog last, long timeline) {
+        List<CaptureLog.Branch> bs = last.branches();
+        for (int i = 0; i < bs.size(); i++) if (bs.get(i).parent() == timeline) return i;
+        return -1;
+    }
+
     /** Whether commit {@code t} is on the final primary's timeline, and why. */
     private static String fate(WitnessTxn t, CaptureLog last, Witness w) {
         if (t.timeline() == last.timeline()) {
             return "the final primary's own timeline holds the commit";
         }
-        List<CaptureLog.Branch> bs = last.branches();
-        for (int i = 0; i < bs.size(); i++) {
-            if (bs.get(i).parent() != t.timeline()) continue;
-            long child = i + 1 < bs.size() ? bs.get(i + 1).parent() : last.timeline();
-            long at = bs.get(i).pos();
-            String promoted = promotedTo(w, child);
-            String who = (promoted == null ? "timeline " + child : promoted + " was promoted to timeline " + child)
-                    + ", which left timeline " + t.timeline() + " at LSN " + lsn(at);
-            // test_decoding's commit position is the end of the commit record: past the switch point, not on the child
-            return t.pos() > at ? who + ", before it: the commit is not on the timeline that survived"
-                    : who + ", after it: the surviving timeline holds the commit";
+        int i = branchFrom(last, t.timeline());
+        if (i < 0) {
+            return "timeline " + t.timeline() + " is not among the ancestors of the final primary's timeline "
+                    + last.timeline() + ": the commit is not on the timeline that survived";
         }
-        return "timeline " + t.timeline() + " is not among the ancestors of the final primary's timeline "
-                + last.timeline() + ": the commit is not on the timeline that survived";
+        List<CaptureLog.Branch> bs = last.branches();
+        long child = i + 1 < bs.size() ? bs.get(i + 1).parent() : last.timeline();
+        long at = bs.get(i).pos();
+        String promoted = promotedTo(w, child);
+        String who = (promoted == null ? "timeline " + child : promoted + " was promoted to timeline " + child)
+                + ", which left timeline " + t.timeline() + " at LSN " + lsn(at);
+        return survives(t.timeline(), t.pos(), last) ? who + ", after it: the surviving timeline holds the commit"
+                : who + ", before it: the commit is not on the timeline that survived";
     }
 
     /** The member whose log was read on timeline {@code tl}, which it was promoted to, or null. */

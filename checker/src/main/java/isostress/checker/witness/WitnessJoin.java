@@ -30,7 +30,8 @@ import java.util.Set;
  *   <li>none: an {@code ok} transaction is a {@link Kind#LOST_WRITE}; an {@code info} one aborted; a {@code fail}
  *       one is as the history says;</li>
  *   <li>all its writes in one log transaction on each node that holds any (replicas log the same commit): an
- *       {@code ok} transaction is matched; an {@code info} one committed; a {@code fail} one is
+ *       {@code ok} transaction is matched; an {@code info} one committed, unless its commit is on a timeline that
+ *       a failover discarded (then it stays {@code info}: committed and undone); a {@code fail} one is
  *       {@link Kind#FAILED_BUT_COMMITTED};</li>
  *   <li>otherwise (some writes missing, or in several log transactions of one node): a {@code fail} transaction is
  *       failed-but-committed; an {@code ok} one a lost write when some write is in no log transaction, else a
@@ -195,6 +196,7 @@ public final class WitnessJoin {
         long[] count = new long[Kind.values().length];
         long infoCommitted = 0, infoAborted = 0, inGap = 0;
         List<CaptureLog.Gap> gaps = w.gaps();
+        CaptureLog last = LostWriteCitation.finalLog(w);
         for (int t = 0; t < h.size(); t++) {
             if (nWrites[t] == 0) continue;
             Outcome o = h.outcome(t);
@@ -210,7 +212,10 @@ public final class WitnessJoin {
             } else if (o == Outcome.FAIL) {
                 kind = Kind.FAILED_BUT_COMMITTED;
             } else if (!torn[t] && allFound(h, t, found)) {
-                if (o == Outcome.INFO) {
+                // An info transaction committed on a timeline that a failover discarded stays info: it committed
+                // and was undone, so neither ok (later reads would lack a write of a committed transaction, a
+                // cycle the database never made) nor fail (it may have been read while its timeline lived).
+                if (o == Outcome.INFO && LostWriteCitation.survives(w.timeline(lastLog[t]), w.pos(lastLog[t]), last)) {
                     infoCommitted++;
                     if (h.completeIndex(t) != History.PENDING && !unknownRead(h, t)) resolved.put(t, Outcome.OK);
                 }

@@ -4,6 +4,7 @@ import isostress.checker.CheckInput;
 import isostress.checker.Checker;
 import isostress.checker.history.History;
 import isostress.checker.history.HistoryFormat;
+import isostress.checker.history.Outcome;
 import isostress.checker.model.CheckOptions;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.LostWrite;
@@ -90,6 +91,31 @@ class LostWritesTest {
         LostWriteReport r = LostWrites.find(h, 10);
         assertEquals(1, r.writes(), "the info append is not judged");
         assertEquals(0, r.lost());
+    }
+
+    /**
+     * An info append the commit log shows committed (a witness join made it ok) and the final read lacks is not a
+     * lost write: its client was never told it committed, and the timeline it committed on may have been discarded
+     * in a failover. An acknowledged one beside it still is.
+     */
+    @Test
+    void anInfoAppendResolvedCommittedIsNotAnAcknowledgedWrite() throws IOException {
+        History h = read(
+                event(0, "invoke", 0, 1.0, "[[\"append\",1,5]]")
+                + event(1, "ok", 0, 2.0, "[[\"append\",1,5]]")
+                + event(2, "invoke", 1, 1.0, "[[\"append\",1,6]]")
+                + event(3, "info", 1, 2.0, "[[\"append\",1,6]]")
+                + String.format(MARKER, 4)
+                + event(5, "invoke", 9, 4.0, "[[\"r\",1,null]]")
+                + event(6, "ok", 9, 4.5, "[[\"r\",1,[]]]"));
+        History resolved = h.withOutcomes(java.util.Map.of(1, Outcome.OK));
+        assertEquals(Outcome.OK, resolved.outcome(1));
+        assertEquals(Outcome.INFO, resolved.recordedOutcome(1));
+        LostWriteReport r = LostWrites.find(resolved, 10);
+        assertEquals(1, r.writes(), "only the acknowledged append is judged");
+        assertEquals(1, r.lost());
+        assertTrue(r.findings().get(0).explanation().startsWith("T0 (process 0) appended 5"),
+                r.findings().get(0).explanation());
     }
 
     /** A register value that nothing overwrote and the final read does not return is lost. */

@@ -128,6 +128,36 @@ class FollowedPrimaryWitnessTest {
         for (WitnessFinding f : j.report().findings()) throw new AssertionError(f.toString());
     }
 
+    /**
+     * T0's client timed out (info) while its commit waited on n1, which logged it on timeline 1 at 0/3000040, past
+     * where n2's timeline 2 left timeline 1: it committed and a failover undid it. It stays info (not ok: the final
+     * read lacks it, which no committed write allows; not fail: it committed), and it is no lost write, its client
+     * never having been told COMMIT. T1's info append, logged on n2's surviving timeline 2, is resolved committed.
+     */
+    @Test
+    void anInfoCommitOnADiscardedTimelineStaysInfoAndIsNoLostWrite() throws IOException {
+        History h = read(event(0, "invoke", 0, 1.0, "[[\"append\",1,5]]")
+                + event(1, "info", 0, 2.0, "[[\"append\",1,5]]")
+                + event(2, "invoke", 1, 4.1, "[[\"append\",1,6]]")
+                + event(3, "info", 1, 4.5, "[[\"append\",1,6]]")
+                + "{\"index\":4,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"final-reads\",\"value\":{\"keys\":1}}\n"
+                + event(5, "invoke", 9, 8.0, "[[\"r\",1,null]]")
+                + event(6, "ok", 9, 8.5, "[[\"r\",1,[6]]]"));
+        Witness w = witness("{\"pos\":50331712,\"node\":\"n1\",\"timeline\":1,\"txid\":\"740\",\"writes\":"
+                + "[[\"append\",1,5]]}",
+                "{\"pos\":50331800,\"node\":\"n2\",\"timeline\":2,\"txid\":\"741\",\"writes\":[[\"append\",1,6]]}",
+                N1, N2);
+        WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
+        assertEquals(Outcome.INFO, j.resolved().outcome(0), "committed on a discarded timeline: stays info");
+        assertEquals(Outcome.OK, j.resolved().outcome(1), "committed on the surviving timeline: committed");
+        assertEquals(1, j.report().infoCommitted(), j.report().summary());
+        assertEquals(0, j.report().infoAborted(), j.report().summary());
+        Result r = Checker.check(new CheckInput.KeyValue(j.resolved(), HistoryFormat.JSONL, j.order()),
+                List.of(IsolationLevel.SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertEquals(0, r.lostWrites().lost(), "no acknowledged write was lost");
+        assertEquals(isostress.checker.model.Verdict.VALID, r.verdict(), r.anomalyCounts().toString());
+    }
+
     private static String event(int index, String type, int process, double seconds, String value) {
         return "{\"index\":" + index + ",\"type\":\"" + type + "\",\"process\":" + process + ",\"time\":"
                 + (long) (seconds * 1e9) + ",\"f\":\"txn\",\"value\":" + value + "}\n";

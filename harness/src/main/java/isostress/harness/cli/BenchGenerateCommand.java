@@ -1,5 +1,6 @@
 package isostress.harness.cli;
 
+import isostress.generator.sim.ListAppendStoreSimulation;
 import isostress.generator.sim.SnapshotStoreSimulation;
 import isostress.generator.sim.SnapshotStoreSimulation.Format;
 import isostress.generator.sim.SnapshotStoreSimulation.Store;
@@ -12,17 +13,31 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code isostress bench generate}: writes a simulated snapshot-isolation store's history
- * ({@link SnapshotStoreSimulation}) in a peer checker's format, so that isostress and that checker can be timed on
- * the same file (docs/bench/peers.sh).
+ * {@code isostress bench generate}: writes a simulated snapshot-isolation store's history, of read-write registers
+ * ({@link SnapshotStoreSimulation}) or of list appends ({@link ListAppendStoreSimulation}), in a peer checker's
+ * format, so that isostress and that checker can be timed on the same file (docs/bench/peers.sh).
  */
 @Command(name = "generate", mixinStandardHelpOptions = true,
-        description = "Write a simulated SI (or serializable, or RC) store's history as Chronos JSON or r(k,v,s,t) text.")
+        description = "Write a simulated SI (or serializable, or RC) store's history: read-write registers as Chronos "
+                + "JSON or r(k,v,s,t) text, list appends as Chronos JSON or JSON lines.")
 public final class BenchGenerateCommand implements Callable<Integer> {
+    /** Lists of list-append keys are kept this short unless told otherwise (Jepsen's workload retires at 100 too). */
+    static final int DEFAULT_APPENDS_PER_KEY = 100;
+
+    @Option(names = "--workload", paramLabel = "W", defaultValue = "rw-register",
+            description = "rw-register (reads and writes of single values) or list-append (appends of values unique "
+                    + "per key, reads of whole lists) (default ${DEFAULT-VALUE}).")
+    String workload;
+
+    @Option(names = "--appends-per-key", paramLabel = "N",
+            description = "list-append only: a key is retired, replaced by a fresh one, after N appends, so that "
+                    + "lists stay short (default " + DEFAULT_APPENDS_PER_KEY + ").")
+    Integer appendsPerKey;
     @Option(names = "--store", paramLabel = "STORE", defaultValue = "si",
             description = "si (first committer wins: SI, not serializable), ser (also aborts a transaction whose reads "
                     + "were overwritten: serializable) or rc (reads the latest committed values, no snapshot: read "
@@ -35,12 +50,13 @@ public final class BenchGenerateCommand implements Callable<Integer> {
     @Option(names = "--sessions", paramLabel = "S", defaultValue = "20", description = "Sessions (default ${DEFAULT-VALUE}).")
     int sessions;
 
-    @Option(names = "--keys", paramLabel = "K", defaultValue = "1000", description = "Keys (default ${DEFAULT-VALUE}).")
+    @Option(names = "--keys", paramLabel = "K", defaultValue = "1000",
+            description = "Keys (in use at any time, for list-append) (default ${DEFAULT-VALUE}).")
     int keys;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "chronos",
-            description = "chronos (TimeKiller's JSON, key-value) or text (r(k,v,s,t): MTC, PolySI, Plume, AWDIT) "
-                    + "(default ${DEFAULT-VALUE}).")
+            description = "chronos (TimeKiller's JSON), text (r(k,v,s,t): MTC, PolySI, Plume, AWDIT; rw-register "
+                    + "only) or jsonl (isostress's JSON lines; list-append only) (default ${DEFAULT-VALUE}).")
     String format;
 
     @Option(names = "--out", paramLabel = "FILE", required = true, description = "The file to write.")
@@ -60,22 +76,39 @@ public final class BenchGenerateCommand implements Callable<Integer> {
             case "rc" -> Store.RC;
             default -> throw new Main.UsageException("unknown --store '" + store + "': use si, ser or rc");
         };
-        Format fmt = switch (format) {
-            case "chronos" -> Format.CHRONOS;
-            case "text" -> Format.TEXT;
-            default -> throw new Main.UsageException("unknown --format '" + format + "': use chronos or text");
+        boolean lists = switch (workload) {
+            case "rw-register" -> false;
+            case "list-append" -> true;
+            default -> throw new Main.UsageException("unknown --workload '" + workload
+                    + "': use rw-register or list-append");
         };
-        if (txns < 1 || sessions < 1 || keys < 1) {
-            throw new Main.UsageException("--txns, --sessions and --keys must be at least 1");
+        if (!List.of("chronos", "text", "jsonl").contains(format)) {
+            throw new Main.UsageException("unknown --format '" + format + "': use chronos, text or jsonl");
+        }
+        if (format.equals(lists ? "text" : "jsonl")) {
+            throw new Main.UsageException("--format " + format + " does not hold " + workload + " histories: use "
+                    + (lists ? "chronos or jsonl" : "chronos or text"));
+        }
+        if (!lists && appendsPerKey != null) {
+            throw new Main.UsageException("--appends-per-key is for --workload list-append");
+        }
+        int perKey = appendsPerKey == null ? DEFAULT_APPENDS_PER_KEY : appendsPerKey;
+        if (txns < 1 || sessions < 1 || keys < 1 || perKey < 1) {
+            throw new Main.UsageException("--txns, --sessions, --keys and --appends-per-key must be at least 1");
         }
         long t0 = System.nanoTime();
         SnapshotStoreSimulation.Stats stats;
         try (Writer w = new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
-            stats = SnapshotStoreSimulation.run(SnapshotStoreSimulation.Config.of(txns, sessions, keys, st,
-                    random.seed), fmt, w);
+            stats = lists
+                    ? ListAppendStoreSimulation.run(ListAppendStoreSimulation.Config.of(txns, sessions, keys, perKey,
+                            st, random.seed), format.equals("chronos") ? ListAppendStoreSimulation.Format.CHRONOS
+                            : ListAppendStoreSimulation.Format.JSONL, w)
+                    : SnapshotStoreSimulation.run(SnapshotStoreSimulation.Config.of(txns, sessions, keys, st,
+                            random.seed), format.equals("chronos") ? Format.CHRONOS : Format.TEXT, w);
         }
-        spec.commandLine().getOut().printf(Locale.ROOT, "generated %,d transactions (%s store, %d sessions, %,d keys, "
-                + "%,d aborted) in %,d ms: %s (%,d MB)%n", stats.committed(), store, sessions, keys, stats.aborted(),
+        spec.commandLine().getOut().printf(Locale.ROOT, "generated %,d transactions (%s store%s, %d sessions, %,d keys, "
+                + "%,d aborted) in %,d ms: %s (%,d MB)%n", stats.committed(), store, lists ? ", list-append" : "",
+                sessions, keys, stats.aborted(),
                 (System.nanoTime() - t0) / 1_000_000, out, Files.size(out) >> 20);
         return Main.VALID;
     }

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
 final class DatabaseSection {
     private static final List<String> KEYS = List.of("type", "provision", "version", "url", "user-env",
             "password-env", "isolation", "settings", "nodes", "image", "timeout", "connect-timeout", "writes", "op-pause",
-            "tables", "replicas", "synchronous-standbys", "bin-dir", "patroni");
+            "tables", "replicas", "synchronous-standbys", "bin-dir", "patroni",
+            "patroni-program");
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
 
     private DatabaseSection() {
@@ -87,6 +88,10 @@ final class DatabaseSection {
             String problem = type.patroniSettingProblem(provision, e.getKey(), e.getValue());
             if (problem != null) d.problem("patroni." + e.getKey(), problem);
         }
+        String patroniProgram = d.string("patroni-program", null);
+        if (patroniProgram != null && type.patroniProgramProblem(provision, patroniProgram) != null) {
+            d.problem("patroni-program", type.patroniProgramProblem(provision, patroniProgram));
+        }
         if (nodes > 1 && provision == Provision.EXTERNAL) {
             d.problem("nodes", "only applies when isostress starts the database; for an external cluster give every "
                     + "node's address in the url");
@@ -111,7 +116,7 @@ final class DatabaseSection {
                 settings, nodes, image, timeout, "upsert".equals(writes), opPause == null ? Duration.ZERO : opPause,
                 tables, connectTimeout,
                 ReplicasSection.read(d, w, type, provision, version, isolation, nodes, workload, nemesis != null),
-                binDir, patroni);
+                binDir, patroni, patroniProgram);
         Secrets.register(db);
         return db;
     }

@@ -86,6 +86,11 @@ public interface Database {
         return "Patroni's settings are for PostgreSQL provisioned as provision: patroni, was " + name();
     }
 
+    /** Why {@code program} ({@code database.patroni-program}) cannot be the Patroni members run, or null. */
+    default String patroniProgramProblem(Provision p, String program) {
+        return "a Patroni program is for PostgreSQL provisioned as provision: patroni, was " + name();
+    }
+
     /** Why this database cannot have read replicas ({@code database.replicas}) as provisioned, or null. */
     default String replicasProblem(Provision p, String version) {
         return "read replicas are PostgreSQL's (streaming replication); " + name() + " has none here";

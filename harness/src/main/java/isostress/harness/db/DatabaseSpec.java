@@ -29,14 +29,26 @@ import java.util.Map;
  *                    null to find them (PostgreSQL: {@code pg_config --bindir})
  * @param patroni     provision patroni: Patroni's own settings ({@code database.patroni}, e.g. {@code ttl},
  *                    {@code synchronous_mode}), put into the cluster's bootstrap configuration; empty otherwise
+ * @param patroniProgram provision patroni: the Patroni program members run ({@code database.patroni-program}, e.g.
+ *                    {@code patroni.py} of another version's source tree), or null for Debian's {@code /usr/bin/patroni}
  */
 public record DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
                            String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
                            String image, Duration timeout, boolean upsert, Duration opPause, int tables,
-                           Duration connectTimeout, Replicas replicas, String binDir, Map<String, String> patroni) {
+                           Duration connectTimeout, Replicas replicas, String binDir, Map<String, String> patroni,
+                           String patroniProgram) {
     public DatabaseSpec {
         settings = Map.copyOf(settings);
         patroni = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(patroni));
+    }
+
+    /** With Debian's Patroni. */
+    public DatabaseSpec(Database type, Provision provision, String version, String url, String userEnv,
+                        String passwordEnv, Isolation isolation, Map<String, String> settings, int nodes,
+                        String image, Duration timeout, boolean upsert, Duration opPause, int tables,
+                        Duration connectTimeout, Replicas replicas, String binDir, Map<String, String> patroni) {
+        this(type, provision, version, url, userEnv, passwordEnv, isolation, settings, nodes, image, timeout, upsert,
+                opPause, tables, connectTimeout, replicas, binDir, patroni, null);
     }
 
     /** Without Patroni's settings. */
@@ -78,7 +90,7 @@ public record DatabaseSpec(Database type, Provision provision, String version, S
         Map<String, String> all = new java.util.LinkedHashMap<>(extra);
         all.putAll(settings);
         return new DatabaseSpec(type, provision, version, url, userEnv, passwordEnv, isolation, all, nodes, image,
-                timeout, upsert, opPause, tables, connectTimeout, replicas, binDir, patroni);
+                timeout, upsert, opPause, tables, connectTimeout, replicas, binDir, patroni, patroniProgram);
     }
 
     /**

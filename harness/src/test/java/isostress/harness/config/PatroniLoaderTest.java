@@ -3,7 +3,11 @@ package isostress.harness.config;
 import isostress.harness.db.DatabaseSpec;
 import isostress.harness.db.Provision;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +16,7 @@ import static isostress.harness.config.CampaignLoaderTest.hasProblem;
 import static isostress.harness.config.CampaignLoaderTest.problems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code provision: patroni} and Patroni's own settings ({@code database.patroni}). */
@@ -62,6 +67,22 @@ class PatroniLoaderTest {
                 "unless provision is patroni");
         hasProblem(problems("database:\n  type: mariadb\n  provision: patroni\n"), "camp.yaml:3 database.provision:",
                 "patroni is PostgreSQL's");
+    }
+
+    /** Another Patroni than Debian's: a readable file, and only for provision: patroni. */
+    @Test
+    void aPatroniProgramIsAFileAndBelongsToProvisionPatroni(@TempDir Path dir)
+            throws IOException {
+        Path program = Files.writeString(dir.resolve("patroni.py"), "# a Patroni\n");
+        assertEquals(program.toString(), database("database: {provision: patroni, patroni-program: '" + program
+                + "'}\n").patroniProgram());
+        assertNull(database("database: {provision: patroni}\n").patroniProgram());
+        hasProblem(problems("database:\n  provision: patroni\n  patroni-program: " + dir.resolve("nothing.py") + "\n"),
+                "camp.yaml:3 database.patroni-program:", "nothing.py is not a file (the Patroni program to run");
+        hasProblem(problems("database:\n  provision: embedded\n  patroni-program: " + program + "\n"),
+                "camp.yaml:3 database.patroni-program:", "only applies to provision: patroni, was provision: embedded");
+        hasProblem(problems("database:\n  type: mariadb\n  provision: local\n  patroni-program: " + program + "\n"),
+                "camp.yaml:4 database.patroni-program:", "provision: patroni, was mariadb");
     }
 
     /** Faults run on a Patroni cluster: the role faults and those of any member. */

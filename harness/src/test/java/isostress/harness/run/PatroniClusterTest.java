@@ -18,8 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -55,7 +57,7 @@ class PatroniClusterTest {
     final TestExecutionExceptionHandler logsOnFailure = (context, failure) -> {
         try (var files = Files.walk(store)) {
             for (Path log : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
-                List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+                List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
                 System.out.println("---- " + store.relativize(log) + ", last lines of " + lines.size());
                 lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.out::println);
             }
@@ -72,13 +74,32 @@ class PatroniClusterTest {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void serializableCampaignOnTheLeaderIsValidAndLeavesNothingBehind() throws Exception {
         requirePatroni();
+        // The members run the Patroni program the campaign names (database.patroni-program): here Debian's Patroni
+        // behind a few lines that first print a mark, which must then be in every member's log. The program is
+        // run as user postgres, so it goes where that user can read it.
+        Path program = Files.createTempFile("isostress-patroni-program", ".py");
+        try {
+            Files.writeString(program, "import sys\nprint('" + PROGRAM_MARK + "', flush=True)\n"
+                    + "from patroni.__main__ import main\nsys.exit(main())\n");
+            Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rw-r--r--"));
+            campaignOnTheLeader(program);
+        } finally {
+            Files.deleteIfExists(program);
+        }
+    }
+
+    private static final String PROGRAM_MARK = "the Patroni program of PatroniClusterTest";
+
+    private void campaignOnTheLeader(Path program) throws Exception {
         RunOutcome o = Campaigns.run(Campaigns.parse(store, "name: patroni\n"
-                + "database: {type: postgresql, provision: patroni, nodes: 3, isolation: serializable}\n"
+                + "database: {type: postgresql, provision: patroni, nodes: 3, isolation: serializable,\n"
+                + "  patroni-program: '" + program + "'}\n"
                 + "workload: {type: rw-register, sessions: 4, transactions: 1000000, keys: 20, seed: 3, duration: 8s}\n"
                 + "check: {levels: [serializable, strict-serializable]}\n"));
         assertNull(o.error(), o.error());
         System.out.println("patroni: " + o.database() + "; " + o.stats().committed() + " committed");
-        assertTrue(o.database().contains("Patroni cluster of 3 PostgreSQL 15") && o.database().contains("leader n")
+        assertTrue(o.database().contains("Patroni 3.0.2 cluster of 3 PostgreSQL 15")
+                && o.database().contains("leader n")
                 && o.database().contains("replicas streaming in"), o.database());
         assertTrue(o.stats().committed() > 100, "committed " + o.stats().committed());
         assertEquals(Verdict.VALID, o.result().level(SERIALIZABLE).verdict(), o.result().anomalyCounts().toString());
@@ -87,6 +108,10 @@ class PatroniClusterTest {
         assertTrue(h.size() > 100, "history of " + h.size());
         for (String log : List.of("etcd.log", "n1-patroni.log", "n2-patroni.log", "n3-patroni.log")) {
             assertTrue(Files.size(o.dir().logs().resolve(log)) > 0, log + " is empty");
+        }
+        for (String log : List.of("n1-patroni.log", "n2-patroni.log", "n3-patroni.log")) {
+            assertTrue(Files.readString(o.dir().logs().resolve(log), StandardCharsets.ISO_8859_1)
+                    .contains(PROGRAM_MARK), log + " does not show the campaign's Patroni program");
         }
         assertNothingLeft();
         List<String> busy = new ArrayList<>();

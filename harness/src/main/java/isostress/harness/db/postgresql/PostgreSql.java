@@ -120,6 +120,12 @@ public final class PostgreSql extends JdbcDatabase {
         return PatroniProvisioner.settingProblem(key, value);
     }
 
+    @Override
+    public String patroniProgramProblem(Provision p, String program) {
+        if (p != Provision.PATRONI) return "only applies to provision: patroni, was provision: " + p.yamlName();
+        return PatroniProvisioner.programProblem(program);
+    }
+
     /**
      * Standbys come from the embedded binaries (any version: recovery.conf before 12, standby.signal from 12) and from
      * Docker; an external server's are the user's to run.

@@ -29,16 +29,18 @@ final class PatroniCluster implements RunningDatabase {
     private final Etcd etcd;
     private final Path base;
     private final String url;
-    private final String pgVersion;
+    private final String patroniVersion, pgVersion;
     private final PatroniFailover failover;
     long leaderMillis = -1, streamingMillis = -1;
     private boolean closed;
 
     /** @param synchronous Patroni's {@code synchronous_mode} is on */
-    PatroniCluster(List<PatroniMember> members, Etcd etcd, Path base, String pgVersion, boolean synchronous) {
+    PatroniCluster(List<PatroniMember> members, Etcd etcd, Path base, String patroniVersion, String pgVersion,
+            boolean synchronous) {
         this.members = List.copyOf(members);
         this.etcd = etcd;
         this.base = base;
+        this.patroniVersion = patroniVersion;
         this.pgVersion = pgVersion;
         this.url = "jdbc:postgresql://" + members.stream()
                 .map(m -> m.address().clientHost() + ":" + m.address().pgPort()).collect(Collectors.joining(","))
@@ -69,8 +71,8 @@ final class PatroniCluster implements RunningDatabase {
 
     @Override
     public String description() {
-        StringBuilder sb = new StringBuilder("Patroni cluster of " + members.size() + " PostgreSQL " + pgVersion
-                + " members (");
+        StringBuilder sb = new StringBuilder("Patroni " + patroniVersion + " cluster of " + members.size()
+                + " PostgreSQL " + pgVersion + " members (");
         for (int i = 0; i < members.size(); i++) {
             PatroniMember.Address a = members.get(i).address();
             if (i > 0) sb.append(", ");

@@ -45,6 +45,11 @@ public final class PatroniProvisioner implements Provisioner {
         return PatroniTools.binDirProblem(Path.of(binDir));
     }
 
+    /** Why {@code program} cannot be the Patroni program the members run, or null. */
+    public static String programProblem(String program) {
+        return PatroniTools.programProblem(Path.of(program));
+    }
+
     /** Why {@code key: value} is not a Patroni setting isostress passes on, or null. */
     public static String settingProblem(String key, String value) {
         return PatroniSettings.problem(key, value);
@@ -52,7 +57,7 @@ public final class PatroniProvisioner implements Provisioner {
 
     @Override
     public RunningDatabase start(DatabaseSpec db, Path logs, int maxClients) throws IOException, InterruptedException {
-        PatroniTools tools = PatroniTools.find(db.binDir());
+        PatroniTools tools = PatroniTools.find(db.binDir(), db.patroniProgram());
         Files.createDirectories(logs);
         Path base = Files.createTempDirectory(Leftovers.prefix("patroni"));
         if (Host.isRoot()) chownToPostgres(base);
@@ -86,7 +91,7 @@ public final class PatroniProvisioner implements Provisioner {
                 for (Path p : (Iterable<Path>) files::iterator) chownToPostgres(p);
             }
         }
-        PatroniCluster cluster = new PatroniCluster(members, etcd, base, tools.pgVersion(),
+        PatroniCluster cluster = new PatroniCluster(members, etcd, base, tools.patroniVersion(), tools.pgVersion(),
                 "true".equals(dynamic.get("synchronous_mode")));
         try {
             etcd.start(30);

@@ -18,15 +18,20 @@ import java.util.regex.Pattern;
  * single server needs: pg_basebackup to clone a replica, pg_rewind to bring a failed primary back as a replica,
  * pg_controldata to read a stopped data directory's state, pg_isready while it starts; all must be of the same
  * major version as the server, so a {@code bin-dir} must hold them all (Debian's {@code postgresql-NN} does; zonky's
- * embedded bundles do not).
+ * embedded bundles do not). Another Patroni ({@code database.patroni-program}: say {@code patroni.py} at the top of
+ * a release's source tree) runs the same way, with Debian's Python packages: how a bug found on Debian's version is
+ * shown fixed (or not) in a later one.
  *
  * @param patroni  the patroni script
  * @param python   the interpreter to run it with
  * @param etcd     the etcd server
  * @param binDir   PostgreSQL's server programs
  * @param pgVersion PostgreSQL's version there (e.g. 15.20)
+ * @param patroniVersion the Patroni's version, as it reports it (e.g. 3.0.2)
  */
-record PatroniTools(Path patroni, Path python, Path etcd, Path binDir, String pgVersion) {
+record PatroniTools(Path patroni, Path python, Path etcd, Path binDir, String pgVersion, String patroniVersion) {
+    /** Debian's Patroni, the default. */
+    static final Path DEBIAN_PATRONI = Path.of("/usr/bin/patroni");
     /** Debian's postgresql-15, the default. */
     static final Path DEBIAN_BIN_DIR = Path.of("/usr/lib/postgresql/15/bin");
     /** What to install when something is missing. */
@@ -43,7 +48,7 @@ record PatroniTools(Path patroni, Path python, Path etcd, Path binDir, String pg
     /** What this machine lacks for a cluster on {@code binDir} (null: the default), by name; empty when nothing. */
     static List<String> missing(Path binDir) {
         List<String> out = new ArrayList<>();
-        if (Host.find("/usr/bin/patroni") == null) out.add("patroni (/usr/bin/patroni)");
+        if (Host.find(DEBIAN_PATRONI.toString()) == null) out.add("patroni (" + DEBIAN_PATRONI + ")");
         if (Host.find("/usr/bin/python3") == null) out.add("/usr/bin/python3");
         if (Host.find("/usr/bin/etcd") == null) out.add("etcd (/usr/bin/etcd)");
         String pg = binDirProblem(binDir == null ? DEBIAN_BIN_DIR : binDir);
@@ -61,24 +66,58 @@ record PatroniTools(Path patroni, Path python, Path etcd, Path binDir, String pg
                 + " of one major version: Debian's postgresql-NN has them in /usr/lib/postgresql/NN/bin)";
     }
 
-    /** The tools, or an exception naming what to install. */
-    static PatroniTools find(String binDir) throws IOException, InterruptedException {
+    /**
+     * Why {@code program} cannot be the Patroni the members run, or null. It must be a readable file (it is run as
+     * {@code /usr/bin/python3 program}, as user postgres when isostress is root, so that user must be able to read
+     * it); whether it is a Patroni shows when it is asked its version.
+     */
+    static String programProblem(Path program) {
+        if (!Files.isRegularFile(program)) {
+            return program + " is not a file (the Patroni program to run, e.g. patroni.py at the top of Patroni's "
+                    + "source tree)";
+        }
+        if (!Files.isReadable(program)) return program + " cannot be read";
+        return null;
+    }
+
+    /**
+     * The tools, or an exception naming what to install. {@code program}: the Patroni to run instead of Debian's,
+     * or null.
+     */
+    static PatroniTools find(String binDir, String program) throws IOException, InterruptedException {
         Path dir = binDir == null ? DEBIAN_BIN_DIR : Path.of(binDir);
         List<String> missing = missing(dir);
+        if (program != null) {
+            missing.remove("patroni (" + DEBIAN_PATRONI + ")"); // another Patroni, with Debian's Python packages
+            String problem = programProblem(Path.of(program));
+            if (problem != null) missing.add(problem);
+        }
         if (!missing.isEmpty()) {
             throw new IOException("a Patroni cluster needs " + String.join("; ", missing) + ": " + INSTALL);
         }
-        return new PatroniTools(Path.of("/usr/bin/patroni"), Path.of("/usr/bin/python3"), Path.of("/usr/bin/etcd"),
-                dir, version(dir));
+        Path patroni = program == null ? DEBIAN_PATRONI : Path.of(program).toAbsolutePath();
+        Path python = Path.of("/usr/bin/python3");
+        return new PatroniTools(patroni, python, Path.of("/usr/bin/etcd"), dir,
+                version(VERSION, dir.resolve("postgres").toString(), "--version"),
+                version(PATRONI_VERSION, python.toString(), patroni.toString(), "--version"));
     }
 
-    private static String version(Path dir) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(dir.resolve("postgres").toString(), "--version").redirectErrorStream(true)
-                .start();
+    /** Patroni prints the name it was started by and its version: "patroni 3.0.2", "patroni.py 3.0.3". */
+    private static final Pattern PATRONI_VERSION = Pattern.compile("(?m)^\\S+ (\\d+(\\.\\d+)+\\S*)$");
+
+    /** The version {@code command} prints, as {@code pattern}'s first group finds it. */
+    private static String version(Pattern pattern, String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
-        Matcher m = VERSION.matcher(out);
-        return m.find() ? m.group(1) : "(unknown version)";
+        Matcher m = pattern.matcher(out);
+        if (m.find()) return m.group(1);
+        if (pattern == PATRONI_VERSION) {
+            // Not a Patroni, or one that does not start with these Python packages: no cluster would come up.
+            throw new IOException(command[1] + " --version did not print Patroni's version: "
+                    + out.strip().lines().reduce((a, b) -> b).orElse("(no output)"));
+        }
+        return "(unknown version)";
     }
 
     /**

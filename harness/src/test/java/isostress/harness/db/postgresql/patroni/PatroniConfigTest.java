@@ -22,7 +22,7 @@ class PatroniConfigTest {
     @Test
     void memberConfigCarriesItsAddressesAndTheSharedBootstrap() throws Exception {
         PatroniTools tools = new PatroniTools(Path.of("/usr/bin/patroni"), Path.of("/usr/bin/python3"),
-                Path.of("/usr/bin/etcd"), Path.of("/usr/lib/postgresql/15/bin"), "15.20");
+                Path.of("/usr/bin/etcd"), Path.of("/usr/lib/postgresql/15/bin"), "15.20", "3.0.2");
         PatroniMember.Address a = new PatroniMember.Address("n2", "127.0.0.2", 5433, 8009);
         Map<String, String> dynamic = PatroniSettings.effective(Map.of("synchronous_mode", "true", "ttl", "20"));
         Path file = dir.resolve("n2.yml");
