@@ -34,8 +34,15 @@ final class HintWitness {
     record Tried(boolean acyclic, int known, Csr knownGraph, int[] order) {
     }
 
-    /** A topological order of the known graph (SI: its dependency edges): rank per node, and the nodes in order. */
+    /**
+     * A topological order of the known graph (SI: its dependency edges): rank per node, the nodes in order, and the
+     * graph ({@code known}; null when the order needed none, see {@link #inHintOrder}).
+     */
     private record Ranked(int[] rank, int[] order, Csr known) {
+        /** Whether the rank is the node number ({@link #inHintOrder}, the only order computed without a graph). */
+        boolean identity() {
+            return known == null;
+        }
     }
 
     /** Tries the hinted version order: acyclic (SI: its induced SI graph) or not. */
@@ -50,11 +57,16 @@ final class HintWitness {
             choose(g, rank);
             // When every edge (SER: every chosen one, the rest are in the rank already) goes forward in the rank, it
             // is a topological order of the whole graph, and so of the layered SI graph, which maps onto it: acyclic
-            // without building another graph.
-            acyclic = forward(g, si ? 0 : base, rank)
+            // without building another graph. Under SI the rank is also tried as an order of the induced SI graph
+            // itself ({@link #forwardInduced}), again without building a graph.
+            boolean identity = ranked.identity();
+            acyclic = forward(g, si ? 0 : base, rank, identity) || si && forwardInduced(g, rank, identity)
                     || Reachability.topological(Paths.graph(g, si, g.edges.size)) != null;
             if (acyclic) return new Tried(true, -1, null, null);
-            return si ? new Tried(false, base, null, null) : new Tried(false, base, ranked.known(), ranked.order());
+            if (si) return new Tried(false, base, null, null);
+            Csr known = ranked.known() != null ? ranked.known()
+                    : Csr.build(g.n, g.edges.from, g.edges.to, null, base);
+            return new Tried(false, base, known, ranked.order());
         } finally {
             if (acyclic) g.truncate(base);
         }
@@ -96,9 +108,57 @@ final class HintWitness {
         g.truncate(kept);
     }
 
-    /** True when every edge from {@code from} on goes from a lower rank to a higher one. */
-    private static boolean forward(Polygraph g, int from, int[] rank) {
-        for (int e = from; e < g.edges.size; e++) if (rank[g.edges.from[e]] >= rank[g.edges.to[e]]) return false;
+    /**
+     * True when every edge from {@code from} on goes from a lower rank to a higher one ({@code identity}: the rank is
+     * the node number, compared with no lookup).
+     */
+    private static boolean forward(Polygraph g, int from, int[] rank, boolean identity) {
+        int[] f = g.edges.from, t = g.edges.to;
+        for (int e = from; e < g.edges.size; e++) {
+            if (identity ? f[e] >= t[e] : rank[f[e]] >= rank[t[e]]) return false;
+        }
+        return true;
+    }
+
+    /**
+     * SI: true when {@code rank} is a topological order of the induced SI graph KI = Dep ∪ (Dep ; RW) (PolySI Def.
+     * 3.3, Thm. 8), checked in passes over the edges and no graph built: every Dep edge goes forward in the rank,
+     * and for every rw edge r→y that goes backward, each Dep predecessor p of r (the KI edge p→y) ranks below y,
+     * that is the highest ranked Dep predecessor of r does (an rw edge going forward needs nothing: r's Dep
+     * predecessors rank below r). Then KI is acyclic: a cycle of the layered graph ({@link Reachability}) has no two
+     * rw edges in a row, so it splits into Dep edges and Dep;RW pairs, each of which climbs in the rank. In an SI
+     * execution the commit order is such an order (p commits before r starts, y after it, or r would have read
+     * y's write), and the rank follows completion, so on SI histories this mostly settles the witness where the
+     * layered graph and its topological sort (2n states) would cost more than the rest of the witness. False says
+     * only that the rank is not such an order; the caller then sorts the layered graph. With {@code identity}
+     * the rank is the node number, and the edges are read in order with no lookup.
+     */
+    private static boolean forwardInduced(Polygraph g, int[] rank, boolean identity) {
+        int m = g.edges.size;
+        int[] from = g.edges.from, to = g.edges.to;
+        byte[] kind = g.edges.kind;
+        byte rw = EdgeKind.RW.code();
+        int[] topPred = new int[g.n];
+        Arrays.fill(topPred, -1);
+        int[] backward = new int[64];
+        int nb = 0;
+        // One pass over the edges (the witness's graph has millions, and this method runs once per check, mostly
+        // before the JIT has compiled it): the highest Dep predecessor of each node, and the rw edges going back.
+        for (int e = 0; e < m; e++) {
+            int f = from[e], t = to[e];
+            int rf = identity ? f : rank[f], rt = identity ? t : rank[t];
+            if (kind[e] != rw) {
+                if (rf >= rt) return false;
+                if (rf > topPred[t]) topPred[t] = rf;
+            } else if (rt < rf) {
+                if (nb == backward.length) backward = Arrays.copyOf(backward, 2 * nb);
+                backward[nb++] = e;
+            }
+        }
+        for (int i = 0; i < nb; i++) {
+            int e = backward[i];
+            if (topPred[from[e]] >= (identity ? to[e] : rank[to[e]])) return false;
+        }
         return true;
     }
 
@@ -138,6 +198,8 @@ final class HintWitness {
      */
     private static Ranked rank(Polygraph g, boolean si) {
         int n = g.n;
+        Ranked inHintOrder = inHintOrder(g, si);
+        if (inHintOrder != null) return inHintOrder;
         Csr known = Csr.build(n, sink -> {
             for (int e = 0; e < g.edges.size; e++) if (!si || g.dep(e)) sink.edge(g.edges.from[e], g.edges.to[e], e);
         }, false);
@@ -154,6 +216,27 @@ final class HintWitness {
             for (int p = off[v]; p < off[v + 1]; p++) if (--indeg[tgt[p]] == 0) ready.push(tgt[p]);
         }
         return next == n ? new Ranked(rank, order, known) : null;
+    }
+
+    /**
+     * The rank {@link #rank} would compute, without a graph, when the nodes are numbered in hint order (hints never
+     * decrease with the node number) and every known edge (SI: Dep edge) goes from a lower number to a higher: each
+     * node is then the smallest (hint, node) of those left and all its predecessors come before it, so Kahn's
+     * algorithm takes the nodes in number order, and rank is the identity. Histories whose file order is an
+     * execution order are usually so, and the graph and the heap then cost more than the rest of the witness. Null
+     * otherwise ({@code known} is null: a caller needing the graph builds it).
+     */
+    private static Ranked inHintOrder(Polygraph g, boolean si) {
+        int n = g.n;
+        long[] hint = g.hint;
+        for (int v = 1; v < n; v++) if (hint[v] < hint[v - 1]) return null;
+        int[] from = g.edges.from, to = g.edges.to;
+        for (int e = 0; e < g.edges.size; e++) {
+            if (from[e] >= to[e] && (!si || g.dep(e))) return null;
+        }
+        int[] rank = new int[n];
+        for (int v = 0; v < n; v++) rank[v] = v;
+        return new Ranked(rank, rank.clone(), null);
     }
 
     /** A binary min-heap of nodes by (hint, node). */
