@@ -6,7 +6,6 @@ import isostress.generator.sim.SnapshotStoreSimulation.Store;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /**
  * {@link SnapshotStoreSimulation}'s stores with list-append transactions: each write appends a value unique per key
@@ -62,11 +61,10 @@ public final class ListAppendStoreSimulation {
         return new Run(c, format, out).go();
     }
 
-    private static final class Run {
+    private static final class Run extends InterleavedStoreRun {
         private final Config c;
         private final Format format;
         private final Writer out;
-        private final SplittableRandom r;
         private final StringBuilder sb = new StringBuilder(4096);
         // per slot: the key in use and the appends planned to it
         private final int[] slotKey, slotAppends;
@@ -76,33 +74,20 @@ public final class ListAppendStoreSimulation {
         private int[] appends = new int[0];
         private long[] lastCommit = new long[0], lastValue = new long[0];
         private int keyIds;
-        // per session: the open transaction; a read's list is the first readPrefix committed appends of its key,
-        // then the transaction's own earlier appends to it
-        private final boolean[] open;
-        private final long[] sts;
-        private final int[] planned, done;
-        private final boolean[][] isRead;
-        private final int[][] key, readPrefix;
-        private final long[][] value;
-        private long clock = 1, committed, aborted, index;
+        // per session: a read's list is the first readPrefix committed appends of its key, then the transaction's
+        // own earlier appends to it
+        private final int[][] readPrefix;
+        private long index;
 
         Run(Config c, Format format, Writer out) {
+            super(c.seed(), c.txns(), c.sessions(), c.minOps(), c.maxOps(), c.store());
             this.c = c;
             this.format = format;
             this.out = out;
-            this.r = new SplittableRandom(c.seed());
             slotKey = new int[c.keys()];
             slotAppends = new int[c.keys()];
             for (int i = 0; i < c.keys(); i++) slotKey[i] = newKey();
-            int s = c.sessions();
-            open = new boolean[s];
-            sts = new long[s];
-            planned = new int[s];
-            done = new int[s];
-            isRead = new boolean[s][c.maxOps()];
-            key = new int[s][c.maxOps()];
-            readPrefix = new int[s][c.maxOps()];
-            value = new long[s][c.maxOps()];
+            readPrefix = new int[c.sessions()][c.maxOps()];
         }
 
         private int newKey() {
@@ -120,48 +105,38 @@ public final class ListAppendStoreSimulation {
         Stats go() throws IOException {
             if (format == Format.CHRONOS) out.write("[\n");
             else out.write("{\"type\":\"header\",\"real-time\":false}\n");
-            while (committed < c.txns()) {
-                int s = r.nextInt(c.sessions());
-                clock++;
-                if (!open[s]) {
-                    begin(s);
-                } else if (done[s] < planned[s]) {
-                    step(s);
-                } else {
-                    commit(s);
-                }
-            }
+            interleave();
             if (format == Format.CHRONOS) out.write("\n]\n");
             out.flush();
             return new Stats(committed, aborted);
         }
 
-        private void begin(int s) {
-            open[s] = true;
-            sts[s] = clock;
-            done[s] = 0;
-            planned[s] = c.minOps() + r.nextInt(c.maxOps() - c.minOps() + 1);
-            for (int i = 0; i < planned[s]; i++) {
-                isRead[s][i] = r.nextBoolean();
-                int slot = r.nextInt(c.keys());
-                int k = slotKey[slot];
-                key[s][i] = k;
-                if (!isRead[s][i]) {
-                    value[s][i] = ++lastValue[k];
-                    if (++slotAppends[slot] == c.appendsPerKey()) {
-                        slotKey[slot] = newKey();
-                        slotAppends[slot] = 0;
-                    }
+        /** A slot's key; an append takes its value now, and the slot's key is retired after its last append. */
+        @Override
+        int drawKey(int s, int i) {
+            int slot = r.nextInt(c.keys());
+            int k = slotKey[slot];
+            if (!isRead[s][i]) {
+                value[s][i] = ++lastValue[k];
+                if (++slotAppends[slot] == c.appendsPerKey()) {
+                    slotKey[slot] = newKey();
+                    slotAppends[slot] = 0;
                 }
             }
+            return k;
+        }
+
+        @Override
+        long lastCommit(int k) {
+            return lastCommit[k];
         }
 
         /** A read fixes how many committed appends of its key it sees; an append waits for the commit. */
-        private void step(int s) {
-            int i = done[s]++;
+        @Override
+        void step(int s, int i) {
             if (!isRead[s][i]) return;
             int k = key[s][i];
-            readPrefix[s][i] = c.store() == Store.RC ? appends[k] : visible(k, sts[s]);
+            readPrefix[s][i] = store == Store.RC ? appends[k] : visible(k, sts[s]);
         }
 
         /** How many committed appends of {@code k} precede {@code ts}: a prefix, since commits come in order. */
@@ -171,18 +146,9 @@ public final class ListAppendStoreSimulation {
             return n;
         }
 
-        private void commit(int s) throws IOException {
-            open[s] = false;
-            int n = planned[s];
-            for (int i = 0; i < n && c.store() != Store.RC; i++) {
-                boolean conflict = lastCommit[key[s][i]] > sts[s];
-                if (conflict && (!isRead[s][i] || c.store() == Store.SER)) {
-                    aborted++;
-                    return;
-                }
-            }
-            long cts = clock;
-            for (int i = 0; i < n; i++) {
+        @Override
+        void commit(int s, long cts) throws IOException {
+            for (int i = 0; i < planned[s]; i++) {
                 if (isRead[s][i]) continue;
                 int k = key[s][i];
                 install(k, cts, value[s][i]);

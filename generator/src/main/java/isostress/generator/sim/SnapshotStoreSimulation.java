@@ -3,7 +3,6 @@ package isostress.generator.sim;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /**
  * A simulated multi-version store with snapshot isolation (first committer wins), for comparisons with the peer
@@ -62,78 +61,52 @@ public final class SnapshotStoreSimulation {
         return new Run(c, format, out).go();
     }
 
-    private static final class Run {
+    private static final class Run extends InterleavedStoreRun {
         private final Config c;
         private final Format format;
         private final Writer out;
-        private final SplittableRandom r;
         private final StringBuilder sb = new StringBuilder(512);
         // per key: committed versions in commit order (commit timestamp, value), and the last commit timestamp
         private final long[][] versionTs, versionValue;
         private final int[] versions;
         private final long[] lastCommit;
-        // per session: the open transaction
-        private final boolean[] open;
-        private final long[] sts;
-        private final int[] planned, done;
-        private final boolean[][] isRead;
-        private final long[][] key, value;
-        private long clock = 1, counter, committed, aborted;
+        private long counter;
 
         Run(Config c, Format format, Writer out) {
+            super(c.seed(), c.txns(), c.sessions(), c.minOps(), c.maxOps(), c.store());
             this.c = c;
             this.format = format;
             this.out = out;
-            this.r = new SplittableRandom(c.seed());
             versionTs = new long[c.keys()][];
             versionValue = new long[c.keys()][];
             versions = new int[c.keys()];
             lastCommit = new long[c.keys()];
-            int s = c.sessions();
-            open = new boolean[s];
-            sts = new long[s];
-            planned = new int[s];
-            done = new int[s];
-            isRead = new boolean[s][c.maxOps()];
-            key = new long[s][c.maxOps()];
-            value = new long[s][c.maxOps()];
         }
 
         Stats go() throws IOException {
             if (format == Format.CHRONOS) out.write("[\n");
-            while (committed < c.txns()) {
-                int s = r.nextInt(c.sessions());
-                clock++;
-                if (!open[s]) {
-                    begin(s);
-                } else if (done[s] < planned[s]) {
-                    step(s);
-                } else {
-                    commit(s);
-                }
-            }
+            interleave();
             if (format == Format.CHRONOS) out.write("\n]\n");
             out.flush();
             return new Stats(committed, aborted);
         }
 
-        private void begin(int s) {
-            open[s] = true;
-            sts[s] = clock;
-            done[s] = 0;
-            planned[s] = c.minOps() + r.nextInt(c.maxOps() - c.minOps() + 1);
-            for (int i = 0; i < planned[s]; i++) {
-                isRead[s][i] = r.nextBoolean();
-                key[s][i] = r.nextInt(c.keys());
-            }
+        @Override
+        int drawKey(int s, int i) {
+            return r.nextInt(c.keys());
         }
 
-        private void step(int s) {
-            int i = done[s]++;
-            int k = (int) key[s][i];
+        @Override
+        long lastCommit(int k) {
+            return lastCommit[k];
+        }
+
+        @Override
+        void step(int s, int i) {
+            int k = key[s][i];
             if (isRead[s][i]) {
                 long own = ownWrite(s, i, k);
-                value[s][i] = own >= 0 ? own : snapshotRead(k, c.store() == Store.RC ? clock : sts[s]);
+                value[s][i] = own >= 0 ? own : snapshotRead(k, store == Store.RC ? clock : sts[s]);
             } else {
                 value[s][i] = ++counter;
             }
@@ -151,20 +124,11 @@ public final class SnapshotStoreSimulation {
             return 0;
         }
 
-        private void commit(int s) throws IOException {
-            open[s] = false;
-            int n = planned[s];
-            for (int i = 0; i < n && c.store() != Store.RC; i++) {
-                boolean conflict = lastCommit[(int) key[s][i]] > sts[s];
-                if (conflict && (!isRead[s][i] || c.store() == Store.SER)) {
-                    aborted++;
-                    return;
-                }
-            }
-            long cts = clock;
-            for (int i = 0; i < n; i++) {
+        @Override
+        void commit(int s, long cts) throws IOException {
+            for (int i = 0; i < planned[s]; i++) {
                 if (isRead[s][i] || laterWrite(s, i)) continue; // the key's final value is installed once
-                int k = (int) key[s][i];
+                int k = key[s][i];
                 install(k, cts, value[s][i]);
                 lastCommit[k] = cts;
             }
