@@ -95,8 +95,7 @@ public final class StreamingChecker {
         this.levels = List.copyOf(levels);
         this.options = options;
         this.prefix = new CompletedPrefix(initial, realTime);
-        this.serAsked = levels.contains(IsolationLevel.SERIALIZABLE)
-                || levels.contains(IsolationLevel.STRICT_SERIALIZABLE);
+        this.serAsked = Screen.serializabilityAsked(levels);
         prefix.onAdmit(this::screen);
     }
 
