@@ -80,7 +80,6 @@ for line in sys.stdin:
         print("    revision", kv["mod_revision"], kind, who, "lease", format(int(kv.get("lease", 0)), "x"), note)' || true
 }
 leader_not() { cluster "$2" | grep -E "^n[123] leader running" | grep -vq "^$1 "; }
-leader_is() { cluster "$1" | grep -q "^$1 leader running"; }
 rows() { sql "$1" 'SELECT coalesce(string_agg(id::text, $$,$$ ORDER BY id), $$none$$) FROM t'; }
 has_sync_standby() { cluster "$1" | grep -q " sync_standby "; }
 
