@@ -145,7 +145,9 @@ def run_one(args, setting, fault, run, attempt):
         anomalies={k: v for k, v in (check.get('anomaly_counts') or {}).items() if k != 'lost-write'})
     if rec['status'] == 'failed' and not rec['error']:
         rec['error'] = tail(out)
-    prune(rdir, keep=bool(rec['lost_writes']) or rec['status'] == 'failed' or bool(rec['error']))
+    # Any run that is not valid keeps its evidence: an anomaly other than a lost write is as much to explain.
+    prune(rdir, keep=bool(rec['lost_writes']) or bool(rec.get('anomalies')) or rec['status'] == 'failed'
+          or bool(rec['error']))
     return rec
 
 
