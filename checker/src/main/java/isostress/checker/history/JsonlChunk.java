@@ -65,6 +65,10 @@ final class JsonlChunk {
         this.last = last;
         this.error = error;
         events = ops = elems = 0;
+        if (++gen == 0) { // after 2^32 chunks: slots of the generation about to be reused are not valid
+            Arrays.fill(refGen, 0);
+            gen = 1;
+        }
     }
 
     static Outcome outcome(byte type) {
@@ -106,7 +110,9 @@ final class JsonlChunk {
         if (t == JACKSON) {
             ops = ops0;
             elems = elems0;
+            if (refsInLine) dropRefsFrom(elems0);
         }
+        refsInLine = false;
         if (t != JACKSON || !blank(i, to)) { // a blank line: Jackson would skip it too
             line[e] = ln;
             from[e] = i;
@@ -117,6 +123,11 @@ final class JsonlChunk {
         }
         if (to < len) ln++;
         return to + 1;
+    }
+
+    /** Forgets the lists whose elements start at {@code elems0} or later (a line left to Jackson drops them). */
+    private void dropRefsFrom(int elems0) {
+        for (int i = 0; i < refGen.length; i++) if (refGen[i] == gen && refElem[i] >= elems0) refGen[i] = 0;
     }
 
     /** Where the line starting at {@code i} ends: its newline, or the chunk's end. */
@@ -338,7 +349,7 @@ final class JsonlChunk {
                     opNull[o] = true;
                 } else if (peek() == '[') {
                     opKind[o] = History.LIST_READ;
-                    list();
+                    list(key);
                 } else {
                     opKind[o] = History.READ;
                     opValue[o] = integer();
@@ -370,15 +381,71 @@ final class JsonlChunk {
         }
     }
 
-    private void list() {
-        if (emptyArray()) return;
+    /**
+     * A list read of {@code key}, its elements appended to {@link #elem}. When its text starts with the text of the
+     * key's last list read in this chunk up to that list's last digit (compared as bytes, vectorised), and then the
+     * number ends there, those elements are copied, not parsed again: a read mostly repeats the key's previous one
+     * plus a few appends (the parsing of numbers was most of the reading of a list-append history). Any other
+     * read (a first, stale, diverging or shrunk one) is parsed in full, so the elements are the same either way.
+     */
+    private void list(long key) {
+        int open = pos, first = elems;
+        int slot = (int) (key ^ (key >>> 32)) * 0x9E3779B9 >>> (32 - REF_BITS);
+        boolean known = refGen[slot] == gen && refKey[slot] == key;
+        if (known && extendsRef(slot, open)) {
+            elements(true);
+        } else {
+            pos = open;
+            elems = first;
+            if (emptyArray()) return;
+            elements(false);
+        }
+        int count = elems - first;
+        if (!known || count >= refCount[slot]) { // a longer read replaces the last: a stale one does not
+            refGen[slot] = gen;
+            refKey[slot] = key;
+            refFrom[slot] = open;
+            refLen[slot] = lastDigitEnd - open;
+            refElem[slot] = first;
+            refCount[slot] = count;
+            refsInLine = true;
+        }
+    }
+
+    /**
+     * Whether the list at {@code open} starts with the text of {@code slot}'s list up to its last digit, and its number
+     * ends there; if so, copies that list's elements and leaves {@code pos} after the digit.
+     */
+    private boolean extendsRef(int slot, int open) {
+        int n = refLen[slot], s = refFrom[slot], p = open + n;
+        if (p >= end || Arrays.mismatch(buf, s, s + n, buf, open, p) >= 0) return false;
+        byte c = buf[p];
+        if (c >= '0' && c <= '9') return false; // the last number goes on: "[1,2" is not a prefix of "[1,23"
+        int count = refCount[slot];
+        if (elems + count > elem.length) elem = Arrays.copyOf(elem, Math.max(elem.length * 2, elems + count));
+        System.arraycopy(elem, refElem[slot], elem, elems, count);
+        elems += count;
+        lastDigitEnd = p;
+        pos = p;
+        return true;
+    }
+
+    /**
+     * Parses a non-empty list's elements up to its closing bracket, from {@code pos} just after its opening bracket
+     * or, when {@code afterNumber}, just after an element.
+     */
+    private void elements(boolean afterNumber) {
         byte[] b = buf;
         int n = end;
         while (true) {
-            skipWs();
-            long v = integer();
-            if (elems == elem.length) elem = Arrays.copyOf(elem, elems * 2);
-            elem[elems++] = v;
+            if (!afterNumber) {
+                skipWs();
+                long v = integer();
+                lastDigitEnd = pos;
+                if (elems == elem.length) elem = Arrays.copyOf(elem, elems * 2);
+                elem[elems++] = v;
+            }
+            afterNumber = false;
             int p = pos;
             while (p < n && (b[p] == ' ' || b[p] == '\t')) p++;
             if (p >= n) throw NOT_FAST;
@@ -388,6 +455,20 @@ final class JsonlChunk {
             if (c != ',') throw NOT_FAST;
         }
     }
+
+    /** Where the last number parsed in a list ends. */
+    private int lastDigitEnd;
+
+    // Per chunk, the last list read of a key (by a hash of the key, one key per slot): where its text starts in buf,
+    // how long it is up to its last digit, where its elements are in elem and how many. A slot is valid in the
+    // generation (chunk) that set it; another key of the same hash just takes the slot.
+    private static final int REF_BITS = 8;
+    private final int[] refGen = new int[1 << REF_BITS], refFrom = new int[1 << REF_BITS],
+            refLen = new int[1 << REF_BITS], refElem = new int[1 << REF_BITS], refCount = new int[1 << REF_BITS];
+    private final long[] refKey = new long[1 << REF_BITS];
+    private int gen;
+    /** Set when the line being parsed set a slot: if the line goes to Jackson, its elements are dropped. */
+    private boolean refsInLine;
 
     /** A JSON integer of at most 18 digits (longer ones, fractions and exponents are Jackson's to judge). */
     private long integer() {

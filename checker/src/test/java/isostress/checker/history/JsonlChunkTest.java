@@ -113,7 +113,7 @@ class JsonlChunkTest {
     }
 
     /** The history's transactions, key names, side events and initial state, or the error's sentence. */
-    private static String outcome(String text, boolean jacksonAlone) throws IOException {
+    static String outcome(String text, boolean jacksonAlone) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         try {
             return describe(jacksonAlone ? JsonlReader.readWithJackson(new ByteArrayInputStream(bytes), "h.jsonl")
@@ -123,7 +123,7 @@ class JsonlChunkTest {
         }
     }
 
-    private static String describe(History h) {
+    static String describe(History h) {
         List<Object> all = new ArrayList<>(h.txns());
         all.add(h.keyNames());
         all.add(h.sideEvents());
@@ -133,7 +133,7 @@ class JsonlChunkTest {
     }
 
     /** Jackson's own location of an enclosing context (its "root" always starts at line 1) is not compared. */
-    private static String error(InputException e) {
+    static String error(InputException e) {
         return "error: " + e.getMessage().replaceAll("\\[Source: [^\\]]*\\]", "[...]");
     }
 
