@@ -15,8 +15,10 @@ import java.util.Arrays;
  * state, so it runs on a second thread while the reader assembles the chunk before.
  *
  * <p>Each line is parsed in one pass (no token it takes spans a newline, so the parser finds the line's end itself)
- * and numbers of up to 7 digits 8 bytes at a time ({@link AsciiDigits}). The class is longer than most (about 500
- * lines): it is one grammar, kept in one place so that what the fast path accepts can be read against Jackson's.
+ * and numbers of up to 7 digits 8 bytes at a time ({@link AsciiDigits}); a list read that repeats the text of its
+ * key's previous read in the chunk takes that read's elements and parses only what follows ({@link #list}). The
+ * class is longer than most (about 600 lines): it is one grammar, kept in one place so that what the fast path
+ * accepts can be read against Jackson's.
  */
 final class JsonlChunk {
     static final byte JACKSON = -1, INVOKE = 0, OK = 1, FAIL = 2, INFO = 3;
