@@ -6,7 +6,7 @@ import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.Txn;
-import isostress.checker.history.WriteIndex;
+import isostress.checker.history.KeyValueNumbers;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -77,7 +77,7 @@ public final class CompletedPrefix {
      * The keys, and the (key, value) pairs written by transactions that are in (a pair is in it once its writer is),
      * numbered; shared with the screen that {@link #onAdmit} feeds, which indexes its own arrays by these numbers.
      */
-    private final WriteIndex index = new WriteIndex();
+    private final KeyValueNumbers numbers = new KeyValueNumbers();
     /** (key, value) to a slot of {@link #waiters}: the transactions waiting for that value's writer. */
     private final LongPairIntMap waitSlot = new LongPairIntMap(64);
     private final List<List<Txn>> waiters = new ArrayList<>();
@@ -89,10 +89,10 @@ public final class CompletedPrefix {
     /** Scratch of {@link #admit}: per operation of the transaction coming in, the version it wrote, or -1. */
     private int[] opVersions = new int[16];
     /**
-     * Per key (numbered by {@link #index}), the longest list read of a transaction in: the appender of each of its
+     * Per key (numbered by {@link #numbers}), the longest list read of a transaction in: the appender of each of its
      * elements is in (the reader was taken in only once they were, or appended it itself), so a later read that has
      * the same element at the same position need not look its appender up. Why: a list read names every element
-     * appended before it, and looking each one's writer up in {@link #index} (a cache miss each, the list growing
+     * appended before it, and looking each one's writer up in {@link #numbers} (a cache miss each, the list growing
      * with the run) was the prefix's main cost in a JFR profile of a million-transaction list-append replay (12.6% of
      * the checking thread's samples); a read mostly repeats the last one's list and adds an element or two.
      */
@@ -106,7 +106,7 @@ public final class CompletedPrefix {
     public interface Admission {
         /**
          * @param t        the transaction, whose writers of what it read are in already
-         * @param versions per operation of {@code t}, the number ({@link #index()}) of the (key, value) it wrote, or
+         * @param versions per operation of {@code t}, the number ({@link #numbers()}) of the (key, value) it wrote, or
          *                 -1 when it wrote nothing; valid during the call only
          */
         void admitted(Txn t, int[] versions);
@@ -135,8 +135,8 @@ public final class CompletedPrefix {
      * The numbering of keys and written (key, value) pairs this prefix keeps, for a listener ({@link #onAdmit}) that
      * indexes its own state by it rather than hashing the same pairs again.
      */
-    public WriteIndex index() {
-        return index;
+    public KeyValueNumbers numbers() {
+        return numbers;
     }
 
     /** The checkable prefix of {@code completed} (in any order; ids are numbers in the whole history). */
@@ -175,13 +175,13 @@ public final class CompletedPrefix {
 
     /** 1 when {@code t} must wait for the writer of {@code (key, v)} (rule 3: in flight, out, or never was), else 0. */
     private int waitFor(Txn t, long key, long v) {
-        if (index.version(key, v) != WriteIndex.MISSING || writes(t, key, v)) return 0;
+        if (numbers.version(key, v) != KeyValueNumbers.MISSING || writes(t, key, v)) return 0;
         int slot = waitSlot.get(key, v);
         if (slot == LongPairIntMap.MISSING) {
             slot = waiters.size();
             waitSlot.put(key, v, slot);
             waiters.add(new ArrayList<>(2));
-            int k = index.key(key);
+            int k = numbers.key(key);
             if (k >= waitingOn.length) waitingOn = Arrays.copyOf(waitingOn, Math.max(k + 1, waitingOn.length * 2));
             waitingOn[k]++;
         }
@@ -212,9 +212,9 @@ public final class CompletedPrefix {
                 }
                 Long v = writtenValue(m);
                 if (v == null) continue;
-                opVersions[i] = index.write(m.key(), v);
+                opVersions[i] = numbers.write(m.key(), v);
                 if (waitSlot.size() == 0) continue; // nobody ever waited
-                int k = index.key(m.key());
+                int k = numbers.key(m.key());
                 if (k >= waitingOn.length || waitingOn[k] == 0) continue;
                 int slot = waitSlot.get(m.key(), v);
                 if (slot == LongPairIntMap.MISSING || waiters.get(slot) == null) continue;
@@ -229,7 +229,7 @@ public final class CompletedPrefix {
 
     /** The longest list read of {@code key} by a transaction in (empty: none). */
     private long[] knownList(long key) {
-        int k = index.key(key);
+        int k = numbers.key(key);
         return k >= knownLists.length || knownLists[k] == null ? NONE_KNOWN : knownLists[k];
     }
 
@@ -237,7 +237,7 @@ public final class CompletedPrefix {
     private void know(MicroOp.ListRead r) {
         List<Long> values = r.values();
         if (values == null) return;
-        int k = index.key(r.key());
+        int k = numbers.key(r.key());
         if (k >= knownLists.length) knownLists = Arrays.copyOf(knownLists, Math.max(k + 1, knownLists.length * 2));
         long[] known = knownLists[k];
         if (known != null && known.length >= values.size()) return;

@@ -235,7 +235,7 @@ public final class StreamingChecker {
     private void screen(Txn t, int[] versions) {
         if (!screenDecided) {
             screenDecided = true;
-            screen = Screen.forFirst(t, levels, prefix.index());
+            screen = Screen.forFirst(t, levels, prefix.numbers());
         }
         if (screen == null) return;
         if (!screen.accepts(t)) {

@@ -4,7 +4,7 @@ import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.Txn;
-import isostress.checker.history.WriteIndex;
+import isostress.checker.history.KeyValueNumbers;
 
 import java.util.Arrays;
 import java.util.HashSet;
@@ -44,7 +44,7 @@ import java.util.Set;
  * key's state is a few arrays ({@link ListKey}): its longest read beside each element's appender, so a read is
  * compared with it and finds its appenders in the same array; the appends no read shows yet, a short list searched in
  * the order they came. Keys and appended (key, element) pairs are numbered by the completed prefix's
- * {@link WriteIndex}, which the prefix fills anyway and hands over with each transaction (the prefix and the screen
+ * {@link KeyValueNumbers}, which the prefix fills anyway and hands over with each transaction (the prefix and the screen
  * each hashed every append and numbered every key on their own before: of the checking thread's samples, the
  * screen's key numbering took 9.5% and its appender map 6%); each element's appender is kept in an array by that
  * number, to tell elements appended twice and to find the appender of an element the short list does not hold (an
@@ -52,8 +52,8 @@ import java.util.Set;
  */
 public final class ListScreen extends ScreenGraph implements Screen {
     /** Numbers keys (which index {@link #keys}) and appended (key, element) pairs: the prefix's, or the screen's own. */
-    private final WriteIndex index;
-    /** Whether {@link #index} is a prefix's, which numbers each transaction's appends before handing it over. */
+    private final KeyValueNumbers numbers;
+    /** Whether {@link #numbers} is a prefix's, which numbers each transaction's appends before handing it over. */
     private final boolean shared;
     private ListKey[] keys = new ListKey[1024];
     /**
@@ -83,17 +83,17 @@ public final class ListScreen extends ScreenGraph implements Screen {
      */
     public ListScreen(boolean cyclesCount) {
         super(cyclesCount);
-        this.index = new WriteIndex();
+        this.numbers = new KeyValueNumbers();
         this.shared = false;
     }
 
     /**
-     * A screen fed by a completed prefix that numbers keys and appends in {@code prefixIndex} and hands each
+     * A screen fed by a completed prefix that numbers keys and appends in {@code prefixNumbers} and hands each
      * transaction over with the numbers of its appends ({@link #add(Txn, int[])}).
      */
-    public ListScreen(boolean cyclesCount, WriteIndex prefixIndex) {
+    public ListScreen(boolean cyclesCount, KeyValueNumbers prefixNumbers) {
         super(cyclesCount);
-        this.index = prefixIndex;
+        this.numbers = prefixNumbers;
         this.shared = true;
     }
 
@@ -114,22 +114,22 @@ public final class ListScreen extends ScreenGraph implements Screen {
 
     /**
      * Takes a transaction that came into the prefix (every element it read is appended by one already in, or by an
-     * aborted one), in the order they come in, numbering its appends (a screen of its own index only).
+     * aborted one), in the order they come in, numbering its appends (a screen with numbers of its own only).
      */
     @Override
     public void add(Txn t) {
-        if (shared) throw new IllegalStateException("this screen shares a prefix's index: add(txn, versions)");
+        if (shared) throw new IllegalStateException("this screen shares a prefix's numbers: add(txn, versions)");
         List<MicroOp> ops = t.ops();
         if (ownVersions.length < ops.size()) ownVersions = new int[ops.size() * 2];
         for (int i = 0; i < ops.size(); i++) {
-            ownVersions[i] = ops.get(i) instanceof MicroOp.Append a ? index.write(a.key(), a.value()) : -1;
+            ownVersions[i] = ops.get(i) instanceof MicroOp.Append a ? numbers.write(a.key(), a.value()) : -1;
         }
         add(t, ownVersions);
     }
 
     /**
      * Takes a transaction that came into the prefix (every element it read is appended by one already in, or by an
-     * aborted one), in the order they come in, with the number ({@link WriteIndex#write}) of each of its appends.
+     * aborted one), in the order they come in, with the number ({@link KeyValueNumbers#write}) of each of its appends.
      */
     @Override
     public void add(Txn t, int[] versions) {
@@ -283,8 +283,8 @@ public final class ListScreen extends ScreenGraph implements Screen {
             k.duplicateAt = Math.min(k.duplicateAt, i);
             break;
         }
-        int e = index.version(key, vals[i]);
-        return e == WriteIndex.MISSING || e >= appender.length ? ListKey.NONE : appender[e] - 1;
+        int e = numbers.version(key, vals[i]);
+        return e == KeyValueNumbers.MISSING || e >= appender.length ? ListKey.NONE : appender[e] - 1;
     }
 
     /** Raises the first element {@code vals} holds twice (a read that is not a prefix of the longest one). */
@@ -309,7 +309,7 @@ public final class ListScreen extends ScreenGraph implements Screen {
     }
 
     private ListKey key(long key) {
-        int i = index.key(key);
+        int i = numbers.key(key);
         if (i >= keys.length) keys = Arrays.copyOf(keys, Math.max(i + 1, keys.length * 2));
         ListKey k = keys[i];
         return k != null ? k : (keys[i] = new ListKey());

@@ -1,7 +1,7 @@
 package isostress.checker.stream;
 
 import isostress.checker.history.Txn;
-import isostress.checker.history.WriteIndex;
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.model.IsolationLevel;
 
 import java.util.Collection;
@@ -19,7 +19,7 @@ public sealed interface Screen permits ListScreen, MiniScreen {
     void add(Txn t);
 
     /**
-     * Takes a transaction that came into a prefix whose {@link WriteIndex} the screen was made with
+     * Takes a transaction that came into a prefix whose {@link KeyValueNumbers} the screen was made with
      * ({@link #forFirst}), with the number of the (key, value) each of its operations wrote (-1: none). A screen that
      * keeps no state by those numbers ignores them.
      */
@@ -41,12 +41,12 @@ public sealed interface Screen permits ListScreen, MiniScreen {
 
     /**
      * The screen for a history whose first transaction into the prefix is {@code first}, at the levels asked, or
-     * null when it is of no workload a screen reads; it shares {@code prefixIndex}, the prefix's numbering of keys and
+     * null when it is of no workload a screen reads; it shares {@code prefixNumbers}, the prefix's numbering of keys and
      * written values, and takes transactions with {@link #add(Txn, int[])}.
      */
-    static Screen forFirst(Txn first, Collection<IsolationLevel> levels, WriteIndex prefixIndex) {
+    static Screen forFirst(Txn first, Collection<IsolationLevel> levels, KeyValueNumbers prefixNumbers) {
         boolean ser = serializabilityAsked(levels);
-        if (ListScreen.lists(first)) return new ListScreen(ser, prefixIndex);
+        if (ListScreen.lists(first)) return new ListScreen(ser, prefixNumbers);
         if (MiniScreen.minis(first)) {
             boolean conflicts = levels.stream().anyMatch(l -> l.implies(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION));
             return new MiniScreen(ser, conflicts);

@@ -5,7 +5,7 @@ import isostress.checker.CompletedPrefix;
 import isostress.checker.StreamingChecker;
 import isostress.checker.history.History;
 import isostress.checker.history.Txn;
-import isostress.checker.history.WriteIndex;
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.model.CheckOptions;
 import isostress.checker.model.IsolationLevel;
 import isostress.checker.model.MtcAnomaly;
@@ -90,7 +90,7 @@ class StreamingDifferentialTest {
             History h = GeneralSimulation.history(medium ? mediumConfig(sim, GeneralSimulation.Workload.LIST_APPEND,
                     rnd) : SmallConfigs.random(sim, GeneralSimulation.Workload.LIST_APPEND, rnd));
             return rnd.nextInt(4) == 0 ? HistoryMutations.any(h, rnd) : h;
-        }, index -> new ListScreen(true, index));
+        }, numbers -> new ListScreen(true, numbers));
     }
 
     /** The same for the screen of mini-transaction prefixes ({@link MiniScreen}). */
@@ -98,7 +98,7 @@ class StreamingDifferentialTest {
     void theMiniScreenFindsExactlyTheSerializabilityCycles() {
         int count = Integer.getInteger("isostress.sdiff.small", 4_000);
         screenAgreement("mini-transaction screen", count, StreamingDifferentialTest::miniHistory,
-                index -> new MiniScreen(true, true));
+                numbers -> new MiniScreen(true, true));
     }
 
     @Test
@@ -146,7 +146,7 @@ class StreamingDifferentialTest {
      * completions come in a random order.
      */
     private static void screenAgreement(String what, int count, java.util.function.LongFunction<History> histories,
-                                        java.util.function.Function<WriteIndex, Screen> screens) {
+                                        java.util.function.Function<KeyValueNumbers, Screen> screens) {
         java.util.concurrent.atomic.AtomicLong cycles = new java.util.concurrent.atomic.AtomicLong(),
                 valid = new java.util.concurrent.atomic.AtomicLong(), other = new java.util.concurrent.atomic.AtomicLong();
         List<String> disagreements = Collections.synchronizedList(new ArrayList<>());
@@ -157,7 +157,7 @@ class StreamingDifferentialTest {
             for (Txn t : h) if (!t.pending()) order.add(t);
             Collections.shuffle(order, new java.util.Random(rnd.nextLong()));
             CompletedPrefix prefix = new CompletedPrefix(h.initial(), h.realTime());
-            Screen screen = screens.apply(prefix.index());
+            Screen screen = screens.apply(prefix.numbers());
             boolean[] readable = {true};
             prefix.onAdmit((t, versions) -> {
                 if (readable[0] && screen.accepts(t)) screen.add(t, versions);

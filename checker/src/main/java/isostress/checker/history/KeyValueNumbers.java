@@ -7,7 +7,7 @@ import java.util.Arrays;
  * shared by the streaming check's completed prefix and its incremental screen, which index their own per-key and
  * per-version arrays by these numbers.
  *
- * <p>Why one shared index: the check while running must keep up with 100,000 list-append transactions a second on
+ * <p>Why one numbering for both: the check while running must keep up with 100,000 list-append transactions a second on
  * one core, and in a JFR profile of a million-transaction replay a third of the checking thread went to hash lookups,
  * each a cache miss, several kinds per operation: the prefix looked each appended element up in its writer map, the
  * screen inserted it again in its appender map, and both numbered the keys in maps of their own. Now the prefix
@@ -17,7 +17,7 @@ import java.util.Arrays;
  * {@code 0..n}): a key's number is then one array load, not a probe of a hash table many times larger. Other keys
  * (negative, or beyond {@link #DENSE_LIMIT}) go through a hash map.
  */
-public final class WriteIndex {
+public final class KeyValueNumbers {
     /** Returned by {@link #version} for a pair never written. */
     public static final int MISSING = LongPairIntMap.MISSING;
     /** Keys below this are numbered through the direct table (4M keys: at most 16 MB). */
