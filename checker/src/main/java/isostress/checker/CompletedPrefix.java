@@ -86,7 +86,10 @@ public final class CompletedPrefix {
      * a key nobody waits on skips the look-up in {@link #waitSlot} (a cache miss once that map is large).
      */
     private int[] waitingOn = new int[1024];
-    /** Scratch of {@link #admit}: per operation of the transaction coming in, the version it wrote, or -1. */
+    /**
+     * Scratch of {@link #add} and {@link #admit}: per operation of the transaction coming in, the version it wrote
+     * or read, or -1 (see {@link Admission}).
+     */
     private int[] opVersions = new int[16];
     /**
      * Per key (numbered by {@link #numbers}), the longest list read of a transaction in: the appender of each of its
@@ -107,7 +110,8 @@ public final class CompletedPrefix {
         /**
          * @param t        the transaction, whose writers of what it read are in already
          * @param versions per operation of {@code t}, the number ({@link #numbers()}) of the (key, value) it wrote, or
-         *                 -1 when it wrote nothing; valid during the call only
+         *                 for a register read the one it read; -1 when it wrote nothing and read no written value (a
+         *                 list read, a read of the initial value or null); valid during the call only
          */
         void admitted(Txn t, int[] versions);
     }
@@ -153,29 +157,39 @@ public final class CompletedPrefix {
         all[t.id()] = t;
         if (t.outcome() == Outcome.INFO) return; // rule 2: never in, nor any reader of its writes
         int wait = 0;
-        for (MicroOp m : t.ops()) {
+        List<MicroOp> ops = t.ops();
+        int n = ops.size();
+        if (opVersions.length < n) opVersions = new int[n * 2];
+        for (int j = 0; j < n; j++) {
+            MicroOp m = ops.get(j);
+            opVersions[j] = -1; // the versions read, for admit to hand over if t comes in now
             if (m instanceof MicroOp.ListRead lr) {
                 List<Long> values = lr.values();
                 if (values == null) continue;
                 long[] known = knownList(m.key());
-                for (int i = 0, n = values.size(); i < n; i++) {
+                for (int i = 0, len = values.size(); i < len; i++) {
                     long e = values.get(i); // appended elements: none is initial
                     if (i < known.length && known[i] == e) continue; // its appender is in (see knownLists)
-                    wait += waitFor(t, m.key(), e);
+                    if (numbers.version(m.key(), e) == KeyValueNumbers.MISSING) wait += waitFor(t, m.key(), e);
                 }
                 continue;
             }
             Long v = readValue(m);
             if (v == null || initial.isInitial(m.key(), v)) continue;
-            wait += waitFor(t, m.key(), v);
+            int version = numbers.version(m.key(), v);
+            opVersions[j] = version;
+            if (version == KeyValueNumbers.MISSING) wait += waitFor(t, m.key(), v);
         }
         missing[t.id()] = wait;
         if (wait == 0) admit(t);
     }
 
-    /** 1 when {@code t} must wait for the writer of {@code (key, v)} (rule 3: in flight, out, or never was), else 0. */
+    /**
+     * 1 when {@code t} must wait for the writer of {@code (key, v)}, which is not in (rule 3: in flight, out, or never
+     * was), else 0.
+     */
     private int waitFor(Txn t, long key, long v) {
-        if (numbers.version(key, v) != KeyValueNumbers.MISSING || writes(t, key, v)) return 0;
+        if (writes(t, key, v)) return 0;
         int slot = waitSlot.get(key, v);
         if (slot == LongPairIntMap.MISSING) {
             slot = waiters.size();
@@ -191,7 +205,10 @@ public final class CompletedPrefix {
         return 1;
     }
 
-    /** Takes {@code t} in, and every waiter that was waiting only for it, transitively. */
+    /**
+     * Takes {@code t} in, and every waiter that was waiting only for it, transitively. {@link #opVersions} holds the
+     * versions {@code first}'s reads read ({@link #add} looked them up); a waiter's are looked up again.
+     */
     private void admit(Txn first) {
         List<Txn> stack = new ArrayList<>();
         stack.add(first);
@@ -202,10 +219,9 @@ public final class CompletedPrefix {
             List<MicroOp> ops = t.ops();
             int n = ops.size();
             inOps += n;
-            if (opVersions.length < n) opVersions = new int[n * 2];
+            if (t != first) readVersions(t);
             for (int i = 0; i < n; i++) {
                 MicroOp m = ops.get(i);
-                opVersions[i] = -1;
                 if (m instanceof MicroOp.ListRead lr) {
                     know(lr);
                     continue;
@@ -224,6 +240,18 @@ public final class CompletedPrefix {
             }
             // Its writes are numbered first, so the listener finds them, its own included.
             if (onAdmit != null) onAdmit.admitted(t, opVersions);
+        }
+    }
+
+    /** Fills {@link #opVersions} with the version each operation of {@code t} read (-1: none, initial or null). */
+    private void readVersions(Txn t) {
+        List<MicroOp> ops = t.ops();
+        if (opVersions.length < ops.size()) opVersions = new int[ops.size() * 2];
+        for (int i = 0; i < ops.size(); i++) {
+            MicroOp m = ops.get(i);
+            Long v = readValue(m);
+            boolean none = v == null || initial.isInitial(m.key(), v);
+            opVersions[i] = none ? -1 : numbers.version(m.key(), v);
         }
     }
 

@@ -15,17 +15,19 @@ import java.util.Collection;
  * for), so they get no screen.
  */
 public sealed interface Screen permits ListScreen, MiniScreen {
-    /** Takes a transaction that came into the prefix, writers before their readers. */
+    /**
+     * Takes a transaction that came into the prefix, writers before their readers, numbering its writes itself (a
+     * screen made without a prefix's numbers).
+     */
     void add(Txn t);
 
     /**
      * Takes a transaction that came into a prefix whose {@link KeyValueNumbers} the screen was made with
-     * ({@link #forFirst}), with the number of the (key, value) each of its operations wrote (-1: none). A screen that
-     * keeps no state by those numbers ignores them.
+     * ({@link #forFirst}), with the number of the (key, value) each of its operations wrote or read
+     * ({@link isostress.checker.CompletedPrefix.Admission}), so the screen finds its state by number rather than
+     * hashing the pairs again.
      */
-    default void add(Txn t, int[] versions) {
-        add(t);
-    }
+    void add(Txn t, int[] versions);
 
     /** True when this screen can read {@code t}; once one is refused the caller drops the screen. */
     boolean accepts(Txn t);
@@ -49,7 +51,7 @@ public sealed interface Screen permits ListScreen, MiniScreen {
         if (ListScreen.lists(first)) return new ListScreen(ser, prefixNumbers);
         if (MiniScreen.minis(first)) {
             boolean conflicts = levels.stream().anyMatch(l -> l.implies(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION));
-            return new MiniScreen(ser, conflicts);
+            return new MiniScreen(ser, conflicts, prefixNumbers);
         }
         return null;
     }

@@ -98,7 +98,7 @@ class StreamingDifferentialTest {
     void theMiniScreenFindsExactlyTheSerializabilityCycles() {
         int count = Integer.getInteger("isostress.sdiff.small", 4_000);
         screenAgreement("mini-transaction screen", count, StreamingDifferentialTest::miniHistory,
-                numbers -> new MiniScreen(true, true));
+                numbers -> new MiniScreen(true, true, numbers));
     }
 
     @Test
