@@ -16,6 +16,11 @@ import java.util.Arrays;
  * <p>Keys are numbered through a direct table when they are small and non-negative (the workloads' keys are
  * {@code 0..n}): a key's number is then one array load, not a probe of a hash table many times larger. Other keys
  * (negative, or beyond {@link #DENSE_LIMIT}) go through a hash map.
+ *
+ * <p>The last pair written to each small key is kept beside the key, with its number: a read mostly shows the last
+ * write of its key (a mini-transaction reads the value it then overwrites; a list read shows the element appended
+ * last), so {@link #version} mostly finds its answer there, one cache line at the key's place in an array of a few
+ * megabytes, rather than probing a hash table of every version ever written.
  */
 public final class KeyValueNumbers {
     /** Returned by {@link #version} for a pair never written. */
@@ -29,6 +34,10 @@ public final class KeyValueNumbers {
     private int keys;
     /** (key, value) to its version number: the order of the first write of the pair. */
     private final LongPairIntMap versions = new LongPairIntMap(1024);
+    /** Keys below this have their last write kept in {@link #recent} (1M keys: at most 16 MB). */
+    static final long RECENT_LIMIT = 1 << 20;
+    /** Per key below RECENT_LIMIT: the last value written at {@code [2 key]}, its number plus one (0: none) after. */
+    private long[] recent = new long[2048];
 
     /** The number of {@code key}, given on first sight (0, 1, 2, ... in that order). */
     public int key(long key) {
@@ -53,12 +62,23 @@ public final class KeyValueNumbers {
 
     /** The version number of {@code (key, value)}, given on its first write, or {@link #MISSING}. */
     public int version(long key, long value) {
+        if (key >= 0 && 2 * key < recent.length) {
+            int i = 2 * (int) key;
+            if (recent[i + 1] != 0 && recent[i] == value) return (int) recent[i + 1] - 1;
+        }
         return versions.get(key, value);
     }
 
     /** The version number of {@code (key, value)}, which is written now: a new one on the pair's first write. */
     public int write(long key, long value) {
-        return versions.putIfAbsent(key, value, versions.size());
+        int n = versions.putIfAbsent(key, value, versions.size());
+        if (key >= 0 && key < RECENT_LIMIT) {
+            int i = 2 * (int) key;
+            if (i >= recent.length) recent = Arrays.copyOf(recent, Math.max(recent.length * 2, 2 * (i / 2 + 1)));
+            recent[i] = value;
+            recent[i + 1] = n + 1L;
+        }
+        return n;
     }
 
     /** Versions numbered so far. */

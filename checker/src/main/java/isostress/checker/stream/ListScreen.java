@@ -169,19 +169,13 @@ public final class ListScreen extends ScreenGraph implements Screen {
         // read after them must end with (else it is an internal anomaly, for the checker to name).
         strayed = false;
         for (int i = 0; i < n; i++) {
-            MicroOp m = ops.get(i);
+            if (!(ops.get(i) instanceof MicroOp.ListRead r)) continue;
             ListKey k = opKey[i];
-            k.own(v);
-            if (m instanceof MicroOp.Append a) {
-                k.addOwn(a.value());
-                continue;
-            }
-            MicroOp.ListRead r = (MicroOp.ListRead) m;
             if (r.values() == null || k.readBy == v) continue;
             k.readBy = v;
             List<Long> list = r.values();
-            int ext = list.size() - k.ownLen;
-            if (ext < 0 || !endsWithOwn(list, ext, k)) {
+            int ext = list.size() - ownAppends(ops, i, r.key());
+            if (ext < 0 || !endsWithOwn(list, ext, ops, i, r.key())) {
                 raise("internal read of key " + r.key());
                 continue;
             }
@@ -259,7 +253,7 @@ public final class ListScreen extends ScreenGraph implements Screen {
             if (prev >= 0) edge(prev, w, "ww");
             prev = w;
         }
-        k.len = s;
+        k.lengthened(s);
         k.compact();
         for (int j = 0; j < k.unshownLen; j++) {
             int u = k.unshownNode(j);
@@ -297,8 +291,23 @@ public final class ListScreen extends ScreenGraph implements Screen {
         }
     }
 
-    private static boolean endsWithOwn(List<Long> list, int ext, ListKey k) {
-        for (int j = 0; j < k.ownLen; j++) if (list.get(ext + j) != k.own[j]) return false;
+    /**
+     * How many appends to {@code key} come before operation {@code i} of {@code ops}. Looked for among the
+     * transaction's few operations, which are at hand, rather than kept per key: a per-key list is one more cold
+     * cache line per append.
+     */
+    private static int ownAppends(List<MicroOp> ops, int i, long key) {
+        int c = 0;
+        for (int j = 0; j < i; j++) if (ops.get(j) instanceof MicroOp.Append a && a.key() == key) c++;
+        return c;
+    }
+
+    /** Whether {@code list} ends, from {@code ext} on, with the appends to {@code key} before operation {@code i}. */
+    private static boolean endsWithOwn(List<Long> list, int ext, List<MicroOp> ops, int i, long key) {
+        int at = ext;
+        for (int j = 0; j < i; j++) {
+            if (ops.get(j) instanceof MicroOp.Append a && a.key() == key && list.get(at++) != a.value()) return false;
+        }
         return true;
     }
 

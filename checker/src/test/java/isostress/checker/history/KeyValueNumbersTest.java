@@ -52,4 +52,27 @@ class KeyValueNumbersTest {
         assertEquals(KeyValueNumbers.MISSING, numbers.version(1, 11));
         assertEquals(2, numbers.versions());
     }
+
+    @Test
+    void aKeysLastWriteAnswersAsTheMapDoes() {
+        KeyValueNumbers numbers = new KeyValueNumbers();
+        Map<String, Integer> model = new HashMap<>();
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int i = 0; i < 100_000; i++) {
+            // Small keys (kept beside the key), keys past the limit and negative ones; values repeat sometimes.
+            long k = switch (rnd.nextInt(3)) {
+                case 0 -> rnd.nextLong(50);
+                case 1 -> KeyValueNumbers.RECENT_LIMIT + rnd.nextLong(50);
+                default -> -1 - rnd.nextLong(50);
+            };
+            long v = rnd.nextLong(40);
+            if (rnd.nextBoolean()) {
+                Integer want = model.computeIfAbsent(k + "/" + v, x -> model.size());
+                assertEquals(want, numbers.write(k, v), "write " + k + "/" + v);
+            } else {
+                Integer want = model.get(k + "/" + v);
+                assertEquals(want == null ? KeyValueNumbers.MISSING : want, numbers.version(k, v), k + "/" + v);
+            }
+        }
+    }
 }
