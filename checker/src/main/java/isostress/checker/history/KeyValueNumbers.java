@@ -20,7 +20,8 @@ import java.util.Arrays;
  * <p>The last pair written to each small key is kept beside the key, with its number: a read mostly shows the last
  * write of its key (a mini-transaction reads the value it then overwrites; a list read shows the element appended
  * last), so {@link #version} mostly finds its answer there, one cache line at the key's place in an array of a few
- * megabytes, rather than probing a hash table of every version ever written.
+ * megabytes, rather than probing a hash table of every version ever written; so does a read of a key never written
+ * (the initial value).
  */
 public final class KeyValueNumbers {
     /** Returned by {@link #version} for a pair never written. */
@@ -62,9 +63,10 @@ public final class KeyValueNumbers {
 
     /** The version number of {@code (key, value)}, given on its first write, or {@link #MISSING}. */
     public int version(long key, long value) {
-        if (key >= 0 && 2 * key < recent.length) {
+        if (key >= 0 && key < RECENT_LIMIT) {
             int i = 2 * (int) key;
-            if (recent[i + 1] != 0 && recent[i] == value) return (int) recent[i + 1] - 1;
+            if (i >= recent.length || recent[i + 1] == 0) return MISSING; // the key was never written
+            if (recent[i] == value) return (int) recent[i + 1] - 1;
         }
         return versions.get(key, value);
     }
