@@ -17,12 +17,11 @@ import java.util.Arrays;
  * {@code 0..n}): a key's number is then one array load, not a probe of a hash table many times larger. Other keys
  * (negative, or beyond {@link #DENSE_LIMIT}) go through a hash map.
  *
- * <p>The last {@link #RECENT} pairs written to each small key are kept beside the key, with their numbers: a read
- * mostly shows recent writes of its key (a mini-transaction reads the value it then overwrites; a list read shows
- * elements appended since the longest read before it, in a simulated million-transaction replay the last one for 52%
- * of the elements, one of the last four for 95%), so {@link #version} mostly finds its answer there, a cache line or
- * two at the key's place in an array of a few megabytes, rather than probing a hash table of every version ever
- * written; so does a read of a key never written (the initial value).
+ * <p>The last pair written to each small key is kept beside the key, with its number: a read mostly shows the last
+ * write of its key (a mini-transaction reads the value it then overwrites; a list read shows the element appended
+ * last), so {@link #version} mostly finds its answer there, one cache line at the key's place in an array of a few
+ * megabytes, rather than probing a hash table of every version ever written; so does a read of a key never written
+ * (the initial value).
  */
 public final class KeyValueNumbers {
     /** Returned by {@link #version} for a pair never written. */
@@ -36,15 +35,10 @@ public final class KeyValueNumbers {
     private int keys;
     /** (key, value) to its version number: the order of the first write of the pair. */
     private final LongPairIntMap versions = new LongPairIntMap(1024);
-    /** Keys below this have their last writes kept in {@link #recent} (256K keys: at most 16 MB). */
-    static final long RECENT_LIMIT = 1 << 18;
-    /** Writes kept per key. */
-    static final int RECENT = 4;
-    /**
-     * Per key below RECENT_LIMIT, from {@code [2 RECENT key]} on: its last RECENT writes, the latest first, each a
-     * value and its number plus one (0: none).
-     */
-    private long[] recent = new long[2 * RECENT * 1024];
+    /** Keys below this have their last write kept in {@link #recent} (1M keys: at most 16 MB). */
+    static final long RECENT_LIMIT = 1 << 20;
+    /** Per key below RECENT_LIMIT: the last value written at {@code [2 key]}, its number plus one (0: none) after. */
+    private long[] recent = new long[2048];
 
     /** The number of {@code key}, given on first sight (0, 1, 2, ... in that order). */
     public int key(long key) {
@@ -70,11 +64,9 @@ public final class KeyValueNumbers {
     /** The version number of {@code (key, value)}, given on its first write, or {@link #MISSING}. */
     public int version(long key, long value) {
         if (key >= 0 && key < RECENT_LIMIT) {
-            int i = 2 * RECENT * (int) key;
+            int i = 2 * (int) key;
             if (i >= recent.length || recent[i + 1] == 0) return MISSING; // the key was never written
-            for (int end = i + 2 * RECENT; i < end && recent[i + 1] != 0; i += 2) {
-                if (recent[i] == value) return (int) recent[i + 1] - 1;
-            }
+            if (recent[i] == value) return (int) recent[i + 1] - 1;
         }
         return versions.get(key, value);
     }
@@ -83,12 +75,8 @@ public final class KeyValueNumbers {
     public int write(long key, long value) {
         int n = versions.putIfAbsent(key, value, versions.size());
         if (key >= 0 && key < RECENT_LIMIT) {
-            int i = 2 * RECENT * (int) key;
-            if (i >= recent.length) {
-                long cap = Math.min(2L * RECENT * RECENT_LIMIT, Math.max(recent.length * 2L, i + 2L * RECENT));
-                recent = Arrays.copyOf(recent, (int) cap);
-            }
-            System.arraycopy(recent, i, recent, i + 2, 2 * RECENT - 2);
+            int i = 2 * (int) key;
+            if (i >= recent.length) recent = Arrays.copyOf(recent, Math.max(recent.length * 2, 2 * (i / 2 + 1)));
             recent[i] = value;
             recent[i + 1] = n + 1L;
         }
