@@ -2,11 +2,11 @@ package isostress.checker;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InitialState;
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.Txn;
-import isostress.checker.history.KeyValueNumbers;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -135,5 +135,4 @@ final class ListKey {
         if (readersLen == readers.length) readers = Arrays.copyOf(readers, Math.max(2, readersLen * 2));
         readers[readersLen++] = v;
     }
-
 }

@@ -1,10 +1,10 @@
 package isostress.checker.stream;
 
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
 import isostress.checker.history.Txn;
-import isostress.checker.history.KeyValueNumbers;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,7 +1,7 @@
 package isostress.checker.stream;
 
-import isostress.checker.history.Txn;
 import isostress.checker.history.KeyValueNumbers;
+import isostress.checker.history.Txn;
 import isostress.checker.model.IsolationLevel;
 
 import java.util.Collection;
