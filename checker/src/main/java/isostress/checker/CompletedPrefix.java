@@ -2,6 +2,7 @@ package isostress.checker;
 
 import isostress.checker.history.History;
 import isostress.checker.history.InitialState;
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
@@ -72,24 +73,48 @@ public final class CompletedPrefix {
     private int[] missing = new int[1024];
     private int inCount, added;
     private long inOps;
-    /** (key, value) to the invocation number of its writer, for writers that are in. */
-    private final LongPairIntMap writer = new LongPairIntMap(1024);
+    /**
+     * The keys, and the (key, value) pairs written by transactions that are in (a pair is in it once its writer is),
+     * numbered; shared with the screen that {@link #onAdmit} feeds, which indexes its own arrays by these numbers.
+     */
+    private final KeyValueNumbers numbers = new KeyValueNumbers();
     /** (key, value) to a slot of {@link #waiters}: the transactions waiting for that value's writer. */
     private final LongPairIntMap waitSlot = new LongPairIntMap(64);
     private final List<List<Txn>> waiters = new ArrayList<>();
     /**
-     * Per key (numbered by {@link #listKeys}), the longest list read of a transaction in: the appender of each of its
+     * Per key number, how many of {@link #waiters}' slots for a value of that key are not released yet: a write of
+     * a key nobody waits on skips the look-up in {@link #waitSlot} (a cache miss once that map is large).
+     */
+    private int[] waitingOn = new int[1024];
+    /**
+     * Scratch of {@link #add} and {@link #admit}: per operation of the transaction coming in, the version it wrote
+     * or read, or -1 (see {@link Admission}).
+     */
+    private int[] opVersions = new int[16];
+    /**
+     * Per key (numbered by {@link #numbers}), the longest list read of a transaction in: the appender of each of its
      * elements is in (the reader was taken in only once they were, or appended it itself), so a later read that has
      * the same element at the same position need not look its appender up. Why: a list read names every element
-     * appended before it, and looking each one's writer up in {@link #writer} (a cache miss each, the list growing
+     * appended before it, and looking each one's writer up in {@link #numbers} (a cache miss each, the list growing
      * with the run) was the prefix's main cost in a JFR profile of a million-transaction list-append replay (12.6% of
      * the checking thread's samples); a read mostly repeats the last one's list and adds an element or two.
      */
     private long[][] knownLists = new long[1024][];
-    private final LongPairIntMap listKeys = new LongPairIntMap(1024);
     private static final long[] NONE_KNOWN = {};
     /** Told of each transaction as it comes in, writers before their readers (null: nobody). */
-    private java.util.function.Consumer<Txn> onAdmit;
+    private Admission onAdmit;
+
+    /** What {@link #onAdmit} is told of each transaction coming into the prefix. */
+    @FunctionalInterface
+    public interface Admission {
+        /**
+         * @param t        the transaction, whose writers of what it read are in already
+         * @param versions per operation of {@code t}, the number ({@link #numbers()}) of the (key, value) it wrote, or
+         *                 for a register read the one it read; -1 when it wrote nothing and read no written value (a
+         *                 list read, a read of the initial value or null); valid during the call only
+         */
+        void admitted(Txn t, int[] versions);
+    }
 
     /** A prefix of a history with real-time order (a recorded run: the events' order is real). */
     public CompletedPrefix(InitialState initial) {
@@ -106,8 +131,16 @@ public final class CompletedPrefix {
      * Tells {@code listener} of each transaction as it comes into the prefix, the writers of what it read before it
      * (for an incremental check of the prefix).
      */
-    public void onAdmit(java.util.function.Consumer<Txn> listener) {
+    public void onAdmit(Admission listener) {
         this.onAdmit = listener;
+    }
+
+    /**
+     * The numbering of keys and written (key, value) pairs this prefix keeps, for a listener ({@link #onAdmit}) that
+     * indexes its own state by it rather than hashing the same pairs again.
+     */
+    public KeyValueNumbers numbers() {
+        return numbers;
     }
 
     /** The checkable prefix of {@code completed} (in any order; ids are numbers in the whole history). */
@@ -124,34 +157,47 @@ public final class CompletedPrefix {
         all[t.id()] = t;
         if (t.outcome() == Outcome.INFO) return; // rule 2: never in, nor any reader of its writes
         int wait = 0;
-        for (MicroOp m : t.ops()) {
+        List<MicroOp> ops = t.ops();
+        int n = ops.size();
+        if (opVersions.length < n) opVersions = new int[n * 2];
+        for (int j = 0; j < n; j++) {
+            MicroOp m = ops.get(j);
+            opVersions[j] = -1; // the versions read, for admit to hand over if t comes in now
             if (m instanceof MicroOp.ListRead lr) {
                 List<Long> values = lr.values();
                 if (values == null) continue;
                 long[] known = knownList(m.key());
-                for (int i = 0, n = values.size(); i < n; i++) {
+                for (int i = 0, len = values.size(); i < len; i++) {
                     long e = values.get(i); // appended elements: none is initial
                     if (i < known.length && known[i] == e) continue; // its appender is in (see knownLists)
-                    wait += waitFor(t, m.key(), e);
+                    if (numbers.version(m.key(), e) == KeyValueNumbers.MISSING) wait += waitFor(t, m.key(), e);
                 }
                 continue;
             }
             Long v = readValue(m);
             if (v == null || initial.isInitial(m.key(), v)) continue;
-            wait += waitFor(t, m.key(), v);
+            int version = numbers.version(m.key(), v);
+            opVersions[j] = version;
+            if (version == KeyValueNumbers.MISSING) wait += waitFor(t, m.key(), v);
         }
         missing[t.id()] = wait;
         if (wait == 0) admit(t);
     }
 
-    /** 1 when {@code t} must wait for the writer of {@code (key, v)} (rule 3: in flight, out, or never was), else 0. */
+    /**
+     * 1 when {@code t} must wait for the writer of {@code (key, v)}, which is not in (rule 3: in flight, out, or never
+     * was), else 0.
+     */
     private int waitFor(Txn t, long key, long v) {
-        if (writer.get(key, v) != LongPairIntMap.MISSING || writes(t, key, v)) return 0;
+        if (writes(t, key, v)) return 0;
         int slot = waitSlot.get(key, v);
         if (slot == LongPairIntMap.MISSING) {
             slot = waiters.size();
             waitSlot.put(key, v, slot);
             waiters.add(new ArrayList<>(2));
+            int k = numbers.key(key);
+            if (k >= waitingOn.length) waitingOn = Arrays.copyOf(waitingOn, Math.max(k + 1, waitingOn.length * 2));
+            waitingOn[k]++;
         }
         List<Txn> w = waiters.get(slot);
         if (w == null) return 0; // released already (a writer of a duplicate value came in)
@@ -159,41 +205,68 @@ public final class CompletedPrefix {
         return 1;
     }
 
-    /** Takes {@code t} in, and every waiter that was waiting only for it, transitively. */
+    /**
+     * Takes {@code t} in, and every waiter that was waiting only for it, transitively. {@link #opVersions} holds the
+     * versions {@code first}'s reads read ({@link #add} looked them up); a waiter's are looked up again.
+     */
     private void admit(Txn first) {
         List<Txn> stack = new ArrayList<>();
         stack.add(first);
         while (!stack.isEmpty()) {
             Txn t = stack.remove(stack.size() - 1);
             in[t.id()] = t;
-            if (onAdmit != null) onAdmit.accept(t);
             inCount++;
-            inOps += t.ops().size();
-            for (MicroOp m : t.ops()) {
-                if (m instanceof MicroOp.ListRead lr) know(lr);
+            List<MicroOp> ops = t.ops();
+            int n = ops.size();
+            inOps += n;
+            if (t != first) readVersions(t);
+            for (int i = 0; i < n; i++) {
+                MicroOp m = ops.get(i);
+                if (m instanceof MicroOp.ListRead lr) {
+                    know(lr);
+                    continue;
+                }
                 Long v = writtenValue(m);
                 if (v == null) continue;
-                writer.putIfAbsent(m.key(), v, t.id());
+                opVersions[i] = numbers.write(m.key(), v);
+                if (waitSlot.size() == 0) continue; // nobody ever waited
+                int k = numbers.key(m.key());
+                if (k >= waitingOn.length || waitingOn[k] == 0) continue;
                 int slot = waitSlot.get(m.key(), v);
                 if (slot == LongPairIntMap.MISSING || waiters.get(slot) == null) continue;
                 for (Txn r : waiters.get(slot)) if (--missing[r.id()] == 0) stack.add(r);
                 waiters.set(slot, null); // released: nobody waits for this value again
+                waitingOn[k]--;
             }
+            // Its writes are numbered first, so the listener finds them, its own included.
+            if (onAdmit != null) onAdmit.admitted(t, opVersions);
+        }
+    }
+
+    /** Fills {@link #opVersions} with the version each operation of {@code t} read (-1: none, initial or null). */
+    private void readVersions(Txn t) {
+        List<MicroOp> ops = t.ops();
+        if (opVersions.length < ops.size()) opVersions = new int[ops.size() * 2];
+        for (int i = 0; i < ops.size(); i++) {
+            MicroOp m = ops.get(i);
+            Long v = readValue(m);
+            boolean none = v == null || initial.isInitial(m.key(), v);
+            opVersions[i] = none ? -1 : numbers.version(m.key(), v);
         }
     }
 
     /** The longest list read of {@code key} by a transaction in (empty: none). */
     private long[] knownList(long key) {
-        int k = listKeys.get(key, 0);
-        return k == LongPairIntMap.MISSING || knownLists[k] == null ? NONE_KNOWN : knownLists[k];
+        int k = numbers.key(key);
+        return k >= knownLists.length || knownLists[k] == null ? NONE_KNOWN : knownLists[k];
     }
 
     /** Keeps {@code r}, of a transaction taken in, when it is the longest read of its key so far. */
     private void know(MicroOp.ListRead r) {
         List<Long> values = r.values();
         if (values == null) return;
-        int k = listKeys.putIfAbsent(r.key(), 0, listKeys.size());
-        if (k == knownLists.length) knownLists = Arrays.copyOf(knownLists, k * 2);
+        int k = numbers.key(r.key());
+        if (k >= knownLists.length) knownLists = Arrays.copyOf(knownLists, Math.max(k + 1, knownLists.length * 2));
         long[] known = knownLists[k];
         if (known != null && known.length >= values.size()) return;
         known = new long[values.size()];

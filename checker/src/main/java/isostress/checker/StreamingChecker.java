@@ -232,16 +232,16 @@ public final class StreamingChecker {
     }
 
     /** Hands a transaction that came into the prefix to the screen, chosen by the first one. */
-    private void screen(Txn t) {
+    private void screen(Txn t, int[] versions) {
         if (!screenDecided) {
             screenDecided = true;
-            screen = Screen.forFirst(t, levels);
+            screen = Screen.forFirst(t, levels, prefix.numbers());
         }
         if (screen == null) return;
         if (!screen.accepts(t)) {
             screen = null; // not of the screen's workload after all (a blind write): whole checks only
             return;
         }
-        screen.add(t);
+        screen.add(t, versions);
     }
 }

@@ -34,9 +34,12 @@ final class ListKey {
     /** Aborted appends of elements to this key (their elements are in the screen's aborted map). */
     int aborted;
     /** Scratch of {@link ListScreen#add}, for the transaction (node) being added: see there. */
-    int finalSeenBy = -1, readBy = -1, ownBy = -1;
-    long[] own = NO_LONGS;
-    int ownLen;
+    int finalSeenBy = -1, readBy = -1;
+    /**
+     * The node of the longest read's last element's appender ({@link #lastNode}), kept beside the length: every
+     * append asks for it, and reading it from {@link #shown} would be one more cold cache line.
+     */
+    private int last = NONE;
 
     static int mark(int node, boolean last) {
         return node << 1 | (last ? 0 : 1);
@@ -61,7 +64,13 @@ final class ListKey {
 
     /** The node of the longest read's last element's appender, or NONE (no element, or it has none). */
     int lastNode() {
-        return len == 0 ? NONE : node(markAt(len - 1));
+        return last;
+    }
+
+    /** The longest read is now the first {@code n} (at least one) of {@link #shown}. */
+    void lengthened(int n) {
+        len = n;
+        last = node(markAt(n - 1));
     }
 
     void ensureShown(int n) {
@@ -125,18 +134,5 @@ final class ListKey {
     void addReader(int v) {
         if (readersLen == readers.length) readers = Arrays.copyOf(readers, Math.max(2, readersLen * 2));
         readers[readersLen++] = v;
-    }
-
-    /** Starts the own-appends scratch list for node {@code v} when it is not {@code v}'s yet. */
-    void own(int v) {
-        if (ownBy != v) {
-            ownBy = v;
-            ownLen = 0;
-        }
-    }
-
-    void addOwn(long element) {
-        if (ownLen == own.length) own = Arrays.copyOf(own, Math.max(2, ownLen * 2));
-        own[ownLen++] = element;
     }
 }

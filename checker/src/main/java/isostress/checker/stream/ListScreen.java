@@ -1,5 +1,6 @@
 package isostress.checker.stream;
 
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.history.LongPairIntMap;
 import isostress.checker.history.MicroOp;
 import isostress.checker.history.Outcome;
@@ -42,17 +43,26 @@ import java.util.Set;
  * read), session {@code TreeMap}s 12%, the per-key {@code HashMap} 8%. Keys are now numbered as they come, and each
  * key's state is a few arrays ({@link ListKey}): its longest read beside each element's appender, so a read is
  * compared with it and finds its appenders in the same array; the appends no read shows yet, a short list searched in
- * the order they came. A (key, element) map of appenders remains, one insertion per append, to tell elements appended
- * twice and to find the appender of an element the short list does not hold (an aborted or duplicate one). Sessions:
- * {@link SessionNeighbours}; the graph: {@link OnlineOrder}.
+ * the order they came. Keys and appended (key, element) pairs are numbered by the completed prefix's
+ * {@link KeyValueNumbers}, which the prefix fills anyway and hands over with each transaction (the prefix and the screen
+ * each hashed every append and numbered every key on their own before: of the checking thread's samples, the
+ * screen's key numbering took 9.5% and its appender map 6%); each element's appender is kept in an array by that
+ * number, to tell elements appended twice and to find the appender of an element the short list does not hold (an
+ * aborted or duplicate one). Sessions: {@link SessionNeighbours}; the graph: {@link OnlineOrder}.
  */
 public final class ListScreen extends ScreenGraph implements Screen {
-    /** Key to its number (the order it was first seen in), which indexes {@link #keys}. */
-    private final LongPairIntMap keyNumber = new LongPairIntMap(1024);
+    /** Numbers keys (which index {@link #keys}) and appended (key, element) pairs: the prefix's, or the screen's own. */
+    private final KeyValueNumbers numbers;
+    /** Whether {@link #numbers} is a prefix's, which numbers each transaction's appends before handing it over. */
+    private final boolean shared;
     private ListKey[] keys = new ListKey[1024];
-    private int keyCount;
-    /** (key, element) to its committed appender's mark ({@link ListKey#mark}), for the appenders in the prefix. */
-    private final LongPairIntMap appender = new LongPairIntMap(1024);
+    /**
+     * Per appended pair's number, its last committed appender's mark ({@link ListKey#mark}) plus one; 0: none (not
+     * appended, or by aborted transactions only).
+     */
+    private int[] appender = new int[1024];
+    /** Scratch of {@link #add(Txn)}: the numbers of a transaction's appends. */
+    private int[] ownVersions = new int[16];
     /** (key, element) of aborted transactions' appends. */
     private final LongPairIntMap aborted = new LongPairIntMap(64);
     /**
@@ -66,9 +76,25 @@ public final class ListScreen extends ScreenGraph implements Screen {
     /** Whether a read of the transaction being added showed an element that was not an unshown append. */
     private boolean strayed;
 
-    /** @param cyclesCount whether a cycle is worth a whole check (serializability is asked for), or only anomalies */
+    /**
+     * A screen that numbers keys and appends itself ({@link #add(Txn)}).
+     *
+     * @param cyclesCount whether a cycle is worth a whole check (serializability is asked for), or only anomalies
+     */
     public ListScreen(boolean cyclesCount) {
         super(cyclesCount);
+        this.numbers = new KeyValueNumbers();
+        this.shared = false;
+    }
+
+    /**
+     * A screen fed by a completed prefix that numbers keys and appends in {@code prefixNumbers} and hands each
+     * transaction over with the numbers of its appends ({@link #add(Txn, int[])}).
+     */
+    public ListScreen(boolean cyclesCount, KeyValueNumbers prefixNumbers) {
+        super(cyclesCount);
+        this.numbers = prefixNumbers;
+        this.shared = true;
     }
 
     public int nodes() {
@@ -88,10 +114,25 @@ public final class ListScreen extends ScreenGraph implements Screen {
 
     /**
      * Takes a transaction that came into the prefix (every element it read is appended by one already in, or by an
-     * aborted one), in the order they come in.
+     * aborted one), in the order they come in, numbering its appends (a screen with numbers of its own only).
      */
     @Override
     public void add(Txn t) {
+        if (shared) throw new IllegalStateException("this screen shares a prefix's numbers: add(txn, versions)");
+        List<MicroOp> ops = t.ops();
+        if (ownVersions.length < ops.size()) ownVersions = new int[ops.size() * 2];
+        for (int i = 0; i < ops.size(); i++) {
+            ownVersions[i] = ops.get(i) instanceof MicroOp.Append a ? numbers.write(a.key(), a.value()) : -1;
+        }
+        add(t, ownVersions);
+    }
+
+    /**
+     * Takes a transaction that came into the prefix (every element it read is appended by one already in, or by an
+     * aborted one), in the order they come in, with the number ({@link KeyValueNumbers#write}) of each of its appends.
+     */
+    @Override
+    public void add(Txn t, int[] versions) {
         List<MicroOp> ops = t.ops();
         if (t.outcome() == Outcome.FAIL) {
             for (MicroOp m : ops) {
@@ -118,26 +159,23 @@ public final class ListScreen extends ScreenGraph implements Screen {
         }
         for (int i = 0; i < n; i++) {
             if (!(ops.get(i) instanceof MicroOp.Append a)) continue;
-            opTwice[i] = appender.put(a.key(), a.value(), ListKey.mark(v, opLast[i])) != LongPairIntMap.MISSING;
+            int e = versions[i];
+            if (e >= appender.length) appender = Arrays.copyOf(appender, Math.max(e + 1, appender.length * 2));
+            opTwice[i] = appender[e] != 0; // a committed transaction appended it before
+            appender[e] = ListKey.mark(v, opLast[i]) + 1;
             if (opTwice[i]) raise("element " + a.value() + " appended twice to key " + a.key());
         }
         // Each key's external view: the first read's list, less the transaction's own appends before it, which a
         // read after them must end with (else it is an internal anomaly, for the checker to name).
         strayed = false;
         for (int i = 0; i < n; i++) {
-            MicroOp m = ops.get(i);
+            if (!(ops.get(i) instanceof MicroOp.ListRead r)) continue;
             ListKey k = opKey[i];
-            k.own(v);
-            if (m instanceof MicroOp.Append a) {
-                k.addOwn(a.value());
-                continue;
-            }
-            MicroOp.ListRead r = (MicroOp.ListRead) m;
             if (r.values() == null || k.readBy == v) continue;
             k.readBy = v;
             List<Long> list = r.values();
-            int ext = list.size() - k.ownLen;
-            if (ext < 0 || !endsWithOwn(list, ext, k)) {
+            int ext = list.size() - ownAppends(ops, i, r.key());
+            if (ext < 0 || !endsWithOwn(list, ext, ops, i, r.key())) {
                 raise("internal read of key " + r.key());
                 continue;
             }
@@ -215,7 +253,7 @@ public final class ListScreen extends ScreenGraph implements Screen {
             if (prev >= 0) edge(prev, w, "ww");
             prev = w;
         }
-        k.len = s;
+        k.lengthened(s);
         k.compact();
         for (int j = 0; j < k.unshownLen; j++) {
             int u = k.unshownNode(j);
@@ -239,7 +277,8 @@ public final class ListScreen extends ScreenGraph implements Screen {
             k.duplicateAt = Math.min(k.duplicateAt, i);
             break;
         }
-        return appender.get(key, vals[i]);
+        int e = numbers.version(key, vals[i]);
+        return e == KeyValueNumbers.MISSING || e >= appender.length ? ListKey.NONE : appender[e] - 1;
     }
 
     /** Raises the first element {@code vals} holds twice (a read that is not a prefix of the longest one). */
@@ -252,8 +291,23 @@ public final class ListScreen extends ScreenGraph implements Screen {
         }
     }
 
-    private static boolean endsWithOwn(List<Long> list, int ext, ListKey k) {
-        for (int j = 0; j < k.ownLen; j++) if (list.get(ext + j) != k.own[j]) return false;
+    /**
+     * How many appends to {@code key} come before operation {@code i} of {@code ops}. Looked for among the
+     * transaction's few operations, which are at hand, rather than kept per key: a per-key list is one more cold
+     * cache line per append.
+     */
+    private static int ownAppends(List<MicroOp> ops, int i, long key) {
+        int c = 0;
+        for (int j = 0; j < i; j++) if (ops.get(j) instanceof MicroOp.Append a && a.key() == key) c++;
+        return c;
+    }
+
+    /** Whether {@code list} ends, from {@code ext} on, with the appends to {@code key} before operation {@code i}. */
+    private static boolean endsWithOwn(List<Long> list, int ext, List<MicroOp> ops, int i, long key) {
+        int at = ext;
+        for (int j = 0; j < i; j++) {
+            if (ops.get(j) instanceof MicroOp.Append a && a.key() == key && list.get(at++) != a.value()) return false;
+        }
         return true;
     }
 
@@ -264,10 +318,9 @@ public final class ListScreen extends ScreenGraph implements Screen {
     }
 
     private ListKey key(long key) {
-        int i = keyNumber.putIfAbsent(key, 0, keyCount);
-        if (i < keyCount) return keys[i];
-        keyCount++;
-        if (i == keys.length) keys = Arrays.copyOf(keys, i * 2);
-        return keys[i] = new ListKey();
+        int i = numbers.key(key);
+        if (i >= keys.length) keys = Arrays.copyOf(keys, Math.max(i + 1, keys.length * 2));
+        ListKey k = keys[i];
+        return k != null ? k : (keys[i] = new ListKey());
     }
 }

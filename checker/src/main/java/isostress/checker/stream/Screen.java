@@ -1,5 +1,6 @@
 package isostress.checker.stream;
 
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.history.Txn;
 import isostress.checker.model.IsolationLevel;
 
@@ -14,8 +15,19 @@ import java.util.Collection;
  * for), so they get no screen.
  */
 public sealed interface Screen permits ListScreen, MiniScreen {
-    /** Takes a transaction that came into the prefix, writers before their readers. */
+    /**
+     * Takes a transaction that came into the prefix, writers before their readers, numbering its writes itself (a
+     * screen made without a prefix's numbers).
+     */
     void add(Txn t);
+
+    /**
+     * Takes a transaction that came into a prefix whose {@link KeyValueNumbers} the screen was made with
+     * ({@link #forFirst}), with the number of the (key, value) each of its operations wrote or read
+     * ({@link isostress.checker.CompletedPrefix.Admission}), so the screen finds its state by number rather than
+     * hashing the pairs again.
+     */
+    void add(Txn t, int[] versions);
 
     /** True when this screen can read {@code t}; once one is refused the caller drops the screen. */
     boolean accepts(Txn t);
@@ -31,14 +43,15 @@ public sealed interface Screen permits ListScreen, MiniScreen {
 
     /**
      * The screen for a history whose first transaction into the prefix is {@code first}, at the levels asked, or
-     * null when it is of no workload a screen reads.
+     * null when it is of no workload a screen reads; it shares {@code prefixNumbers}, the prefix's numbering of keys and
+     * written values, and takes transactions with {@link #add(Txn, int[])}.
      */
-    static Screen forFirst(Txn first, Collection<IsolationLevel> levels) {
+    static Screen forFirst(Txn first, Collection<IsolationLevel> levels, KeyValueNumbers prefixNumbers) {
         boolean ser = serializabilityAsked(levels);
-        if (ListScreen.lists(first)) return new ListScreen(ser);
+        if (ListScreen.lists(first)) return new ListScreen(ser, prefixNumbers);
         if (MiniScreen.minis(first)) {
             boolean conflicts = levels.stream().anyMatch(l -> l.implies(IsolationLevel.PARALLEL_SNAPSHOT_ISOLATION));
-            return new MiniScreen(ser, conflicts);
+            return new MiniScreen(ser, conflicts, prefixNumbers);
         }
         return null;
     }

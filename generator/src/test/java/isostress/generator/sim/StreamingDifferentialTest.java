@@ -4,6 +4,7 @@ import isostress.checker.Checker;
 import isostress.checker.CompletedPrefix;
 import isostress.checker.StreamingChecker;
 import isostress.checker.history.History;
+import isostress.checker.history.KeyValueNumbers;
 import isostress.checker.history.Txn;
 import isostress.checker.model.CheckOptions;
 import isostress.checker.model.IsolationLevel;
@@ -89,7 +90,7 @@ class StreamingDifferentialTest {
             History h = GeneralSimulation.history(medium ? mediumConfig(sim, GeneralSimulation.Workload.LIST_APPEND,
                     rnd) : SmallConfigs.random(sim, GeneralSimulation.Workload.LIST_APPEND, rnd));
             return rnd.nextInt(4) == 0 ? HistoryMutations.any(h, rnd) : h;
-        }, () -> new ListScreen(true));
+        }, numbers -> new ListScreen(true, numbers));
     }
 
     /** The same for the screen of mini-transaction prefixes ({@link MiniScreen}). */
@@ -97,7 +98,7 @@ class StreamingDifferentialTest {
     void theMiniScreenFindsExactlyTheSerializabilityCycles() {
         int count = Integer.getInteger("isostress.sdiff.small", 4_000);
         screenAgreement("mini-transaction screen", count, StreamingDifferentialTest::miniHistory,
-                () -> new MiniScreen(true, true));
+                numbers -> new MiniScreen(true, true, numbers));
     }
 
     @Test
@@ -145,7 +146,7 @@ class StreamingDifferentialTest {
      * completions come in a random order.
      */
     private static void screenAgreement(String what, int count, java.util.function.LongFunction<History> histories,
-                                        java.util.function.Supplier<Screen> screens) {
+                                        java.util.function.Function<KeyValueNumbers, Screen> screens) {
         java.util.concurrent.atomic.AtomicLong cycles = new java.util.concurrent.atomic.AtomicLong(),
                 valid = new java.util.concurrent.atomic.AtomicLong(), other = new java.util.concurrent.atomic.AtomicLong();
         List<String> disagreements = Collections.synchronizedList(new ArrayList<>());
@@ -156,10 +157,10 @@ class StreamingDifferentialTest {
             for (Txn t : h) if (!t.pending()) order.add(t);
             Collections.shuffle(order, new java.util.Random(rnd.nextLong()));
             CompletedPrefix prefix = new CompletedPrefix(h.initial(), h.realTime());
-            Screen screen = screens.get();
+            Screen screen = screens.apply(prefix.numbers());
             boolean[] readable = {true};
-            prefix.onAdmit(t -> {
-                if (readable[0] && screen.accepts(t)) screen.add(t);
+            prefix.onAdmit((t, versions) -> {
+                if (readable[0] && screen.accepts(t)) screen.add(t, versions);
                 else readable[0] = false;
             });
             for (Txn t : order) prefix.add(t);
