@@ -41,10 +41,9 @@ import java.util.Set;
  * {@link Kind#UNRECORDED_WRITE}, one finding per log transaction; so is a deleted row of a workload key, since no
  * workload deletes rows (a delete names no value, so it names no writer, and it takes no part in the version order).
  * {@code info} transactions are resolved in a new
- * history ({@link History#withOutcomes}): committed ones become {@code ok} (those that never completed stay
- * {@code info}, as their completion time is unknown and real-time order needs it, and so do those with a read whose
- * value is not known, which {@code ok} would turn into a read of the initial value), aborted ones {@code fail}; the
- * checkers then run on that history, so a read of an aborted {@code info} writer's value is a G1a.
+ * history ({@link History#withOutcomes}): aborted ones become {@code fail}, so a read of an aborted {@code info}
+ * writer's value is a G1a; committed ones are counted and stay {@code info}, since when they committed is not known
+ * (an {@code info} event is when the client stopped waiting, and a commit can take effect after it).
  *
  * <p>A capture that follows a moving primary says when some member's log was not read ({@link CaptureLog#gaps()}):
  * an {@code ok} or {@code info} transaction that no log holds and that ran during such a gap is counted
@@ -212,12 +211,17 @@ public final class WitnessJoin {
             } else if (o == Outcome.FAIL) {
                 kind = Kind.FAILED_BUT_COMMITTED;
             } else if (!torn[t] && allFound(h, t, found)) {
-                // An info transaction committed on a timeline that a failover discarded stays info: it committed
-                // and was undone, so neither ok (later reads would lack a write of a committed transaction, a
-                // cycle the database never made) nor fail (it may have been read while its timeline lived).
+                // An info transaction the log shows committed is counted, and stays info. Made ok, it would take
+                // its info event as its completion, and real-time order would put it before every transaction
+                // invoked later; but that event is when the client stopped waiting, not a bound on when the server
+                // commits: a COMMIT waiting for a synchronous standby takes effect when the wait ends, seconds
+                // after its client's socket timed out (seen on a Patroni cluster: the wait was cancelled at the
+                // server's shutdown, after a final read that rightly lacked the write). The checkers count an info
+                // transaction committed when its writes were read, which is all the log could add without a time.
+                // One committed on a timeline that a failover discarded is not counted: it committed and was
+                // undone.
                 if (o == Outcome.INFO && LostWriteCitation.survives(w.timeline(lastLog[t]), w.pos(lastLog[t]), last)) {
                     infoCommitted++;
-                    if (h.completeIndex(t) != History.PENDING && !unknownRead(h, t)) resolved.put(t, Outcome.OK);
                 }
             } else if (o == Outcome.OK && !allFound(h, t, found)) {
                 kind = Kind.LOST_WRITE;
@@ -243,18 +247,6 @@ public final class WitnessJoin {
         long from = h.invokeTime(t), to = h.completeIndex(t) == History.PENDING ? Long.MAX_VALUE : h.completeTime(t);
         if (from < 0 || to < 0) return true;
         for (CaptureLog.Gap g : gaps) if (g.overlaps(from, to)) return true;
-        return false;
-    }
-
-    /**
-     * True when {@code t} has a read whose value is null: in an {@code info} completion that means "not known" (the
-     * read never returned), and made {@code ok} it would mean "read the initial value", which it may not have.
-     */
-    private static boolean unknownRead(History h, int t) {
-        for (int op = h.firstOp(t); op < h.endOp(t); op++) {
-            byte k = h.opKind(op);
-            if ((k == History.READ || k == History.LIST_READ) && h.opValueNull(op)) return true;
-        }
         return false;
     }
 

@@ -132,7 +132,8 @@ class FollowedPrimaryWitnessTest {
      * T0's client timed out (info) while its commit waited on n1, which logged it on timeline 1 at 0/3000040, past
      * where n2's timeline 2 left timeline 1: it committed and a failover undid it. It stays info (not ok: the final
      * read lacks it, which no committed write allows; not fail: it committed), and it is no lost write, its client
-     * never having been told COMMIT. T1's info append, logged on n2's surviving timeline 2, is resolved committed.
+     * never having been told COMMIT. T1's info append, logged on n2's surviving timeline 2, is counted committed and
+     * stays info (when it committed is not known).
      */
     @Test
     void anInfoCommitOnADiscardedTimelineStaysInfoAndIsNoLostWrite() throws IOException {
@@ -149,13 +150,42 @@ class FollowedPrimaryWitnessTest {
                 N1, N2);
         WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
         assertEquals(Outcome.INFO, j.resolved().outcome(0), "committed on a discarded timeline: stays info");
-        assertEquals(Outcome.OK, j.resolved().outcome(1), "committed on the surviving timeline: committed");
+        assertEquals(Outcome.INFO, j.resolved().outcome(1), "committed on the surviving timeline: counted, stays info");
         assertEquals(1, j.report().infoCommitted(), j.report().summary());
         assertEquals(0, j.report().infoAborted(), j.report().summary());
         Result r = Checker.check(new CheckInput.KeyValue(j.resolved(), HistoryFormat.JSONL, j.order()),
                 List.of(IsolationLevel.SERIALIZABLE), CheckOptions.DEFAULTS);
         assertEquals(0, r.lostWrites().lost(), "no acknowledged write was lost");
         assertEquals(isostress.checker.model.Verdict.VALID, r.verdict(), r.anomalyCounts().toString());
+    }
+
+    /**
+     * T0's COMMIT waited for a synchronous standby; its client's socket timed out at 2.0 s (info). The primary's log
+     * has the commit on its surviving timeline, but the commit took effect only when the wait ended, after the final
+     * read began at 3.0 s (on a Patroni cluster: the wait was cancelled at the server's shutdown). The final read
+     * rightly lacks T0's append. T0 is counted committed and stays info: made ok, its info event would be its
+     * completion, and real-time order would put it before the final read, a G-single-realtime the database never made.
+     */
+    @Test
+    void anInfoCommitIsNoBoundOnWhenTheServerCommittedIt() throws IOException {
+        History h = read(event(0, "invoke", 0, 1.0, "[[\"append\",7,18709]]")
+                + event(1, "info", 0, 2.0, "[[\"append\",7,18709]]")
+                + "{\"index\":2,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"final-reads\",\"value\":{\"keys\":1}}\n"
+                + event(3, "invoke", 9, 3.0, "[[\"r\",7,null]]")
+                + event(4, "ok", 9, 3.1, "[[\"r\",7,[]]]"));
+        Witness w = witness("{\"pos\":50331712,\"node\":\"n1\",\"timeline\":1,\"txid\":\"6798\",\"writes\":"
+                + "[[\"append\",7,18709]]}", N1);
+        WitnessJoin.Joined j = WitnessJoin.join(h, w, 10);
+        assertEquals(1, j.report().infoCommitted(), j.report().summary());
+        assertEquals(Outcome.INFO, j.resolved().outcome(0), "committed, but when is not known");
+        for (WitnessFinding f : j.report().findings()) throw new AssertionError(f.toString());
+        Result r = Checker.check(new CheckInput.KeyValue(j.resolved(), HistoryFormat.JSONL, j.order()),
+                List.of(IsolationLevel.STRICT_SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertEquals(isostress.checker.model.Verdict.VALID, r.verdict(), r.anomalyCounts().toString());
+        // Made ok with its info event as its completion, the same history is a G-single-realtime.
+        Result asOk = Checker.check(new CheckInput.KeyValue(h.withOutcomes(java.util.Map.of(0, Outcome.OK)),
+                HistoryFormat.JSONL, j.order()), List.of(IsolationLevel.STRICT_SERIALIZABLE), CheckOptions.DEFAULTS);
+        assertEquals(isostress.checker.model.Verdict.INVALID, asOk.verdict(), asOk.anomalyCounts().toString());
     }
 
     private static String event(int index, String type, int process, double seconds, String value) {

@@ -76,8 +76,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--witness", paramLabel = "FILE",
             description = "The database's commit log (witness.jsonl, docs/witness.md): the history is joined with it "
                     + "by the values written; acknowledged writes the log lacks, failed transactions it commits and "
-                    + "writes no transaction made make the result invalid, and info transactions are resolved by it "
-                    + "before the levels are checked. Key-value histories only.")
+                    + "writes no transaction made make the result invalid, and info transactions it shows aborted are "
+                    + "failed before the levels are checked. Key-value histories only.")
     Path witness;
 
     @Option(names = "--witness-order", paramLabel = "BOOL", arity = "1", defaultValue = "true",
