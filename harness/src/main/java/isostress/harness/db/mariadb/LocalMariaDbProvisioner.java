@@ -72,11 +72,12 @@ public final class LocalMariaDbProvisioner implements Provisioner {
         Running r = new Running(servers, base, n > 1);
         try {
             int[] client = new int[n], gcomm = new int[n], ist = new int[n], sst = new int[n];
+            int[] ports = Host.freePorts(4 * n);
             for (int i = 0; i < n; i++) {
-                client[i] = Host.freePort();
-                gcomm[i] = Host.freePort();
-                ist[i] = Host.freePort();
-                sst[i] = Host.freePort();
+                client[i] = ports[4 * i];
+                gcomm[i] = ports[4 * i + 1];
+                ist[i] = ports[4 * i + 2];
+                sst[i] = ports[4 * i + 3];
             }
             installDataDirectories(tools, base, n, root, logs);
             String peers = IntStream.range(0, n).mapToObj(i -> ip(i) + ":" + gcomm[i]).collect(Collectors.joining(","));

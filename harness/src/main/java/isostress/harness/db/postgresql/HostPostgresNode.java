@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -109,26 +111,37 @@ final class HostPostgresNode implements DbNode {
 
     @Override
     public void restart() throws IOException, InterruptedException {
+        Process started;
         synchronized (this) {
             if (pid() > 0) throw new IOException("PostgreSQL " + name + " is still running");
             if (command == null) throw new IOException("PostgreSQL " + name + " was not killed by isostress: cannot restart");
             List<String> cmd = new ArrayList<>();
             if (Host.isRoot()) cmd.addAll(List.of("unshare", "-U"));
             cmd.addAll(command);
-            new ProcessBuilder(cmd).redirectErrorStream(true)
+            started = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        SQLException last = null;
+        String last = null;
         while (System.nanoTime() < deadline) {
-            try (Connection c = DriverManager.getConnection(url)) {
-                return;
+            // Back means this node's own server answers: whatever else holds the port must not pass for it.
+            try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SHOW data_directory")) {
+                rs.next();
+                String served = rs.getString(1);
+                if (Files.isSameFile(Path.of(served), data)) return;
+                last = "port " + port + " is answered by the server of " + served + ", not of " + data;
             } catch (SQLException e) {
-                last = e; // starting up or recovering
+                last = e.getMessage(); // starting up or recovering
+            }
+            if (!started.isAlive() && pid() < 0) {
+                throw new IOException("PostgreSQL " + name + " exited as it started (exit code " + started.exitValue()
+                        + "; " + last + "); see " + log);
             }
             Thread.sleep(100);
         }
-        throw new IOException("PostgreSQL " + name + " did not come back within 60 s: " + (last == null ? "" : last.getMessage()));
+        throw new IOException("PostgreSQL " + name + " did not come back within 60 s: " + (last == null ? "" : last)
+                + "; see " + log);
     }
 
     /**

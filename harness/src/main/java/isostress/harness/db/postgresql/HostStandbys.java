@@ -61,6 +61,8 @@ final class HostStandbys implements AutoCloseable, HostPostgresNode.Group {
             throws IOException, InterruptedException {
         List<String> command = primary.commandLine();
         int major = ReplicaLag.major(primary.url(), LOGIN);
+        // Chosen while the primary still holds its port: once it is stopped, the kernel may hand that port out.
+        int[] ports = Host.freePorts(replicas.count());
         if (!primary.stop(wait)) throw new IOException("PostgreSQL n1 did not stop for the base backup");
         List<HostPostgresNode> standbys = new ArrayList<>();
         HostStandbys started = new HostStandbys(primary, standbys, null);
@@ -68,7 +70,7 @@ final class HostStandbys implements AutoCloseable, HostPostgresNode.Group {
             for (int i = 1; i <= replicas.count(); i++) {
                 String name = Replicas.nodeName(i);
                 Path data = Files.createTempDirectory(Leftovers.prefix("pg"));
-                int port = Host.freePort();
+                int port = ports[i - 1];
                 copy(primary.data(), data);
                 StandbyConfig standby = new StandbyConfig(major, "host=" + replicationAddress(i) + " port="
                         + primary.clientPort() + " user=postgres application_name=" + name);

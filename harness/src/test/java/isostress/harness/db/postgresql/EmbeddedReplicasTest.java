@@ -113,6 +113,29 @@ class EmbeddedReplicasTest {
         }
     }
 
+    /**
+     * A server that cannot have its port does not pass for back because another server answers there: a standby
+     * started on the port of a running one exits, and its restart says so instead of returning.
+     */
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void aRestartAnsweredByAnotherServerOnItsPortFails() throws Exception {
+        DatabaseSpec spec = database("database: {isolation: repeatable-read, replicas: 2}\n");
+        Path logs = dir.resolve("logs");
+        try (RunningDatabase db = Provisioner.of(spec).start(spec, logs, 4)) {
+            HostPostgresNode n2 = (HostPostgresNode) db.nodes().get(1), n3 = (HostPostgresNode) db.nodes().get(2);
+            List<String> command = new ArrayList<>(n3.commandLine());
+            command.set(command.indexOf("-p") + 1, Integer.toString(n2.clientPort()));
+            n3.kill();
+            HostPostgresNode onN2sPort = new HostPostgresNode("n3", n3.data(), n2.clientPort(), n2.url(),
+                    logs.resolve("postgresql-n3-again.log"), command);
+            IOException e = assertThrows(IOException.class, onN2sPort::restart);
+            assertTrue(e.getMessage().startsWith("PostgreSQL n3 exited as it started"), e.getMessage());
+            assertTrue(e.getMessage().contains("is answered by the server of " + n2.data()),
+                    e.getMessage());
+        }
+    }
+
     private static void requireBinaries(String version) {
         boolean ok;
         try {

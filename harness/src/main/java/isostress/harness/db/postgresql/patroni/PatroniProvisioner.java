@@ -62,11 +62,13 @@ public final class PatroniProvisioner implements Provisioner {
         Path base = Files.createTempDirectory(Leftovers.prefix("patroni"));
         if (Host.isRoot()) chownToPostgres(base);
         List<PatroniMember.Address> addresses = new ArrayList<>();
+        int[] ports = Host.freePorts(2 * db.nodes() + 2);
         for (int i = 0; i < db.nodes(); i++) {
-            addresses.add(new PatroniMember.Address("n" + (i + 1), "127.0.0." + (i + 1), Host.freePort(),
-                    Host.freePort()));
+            addresses.add(new PatroniMember.Address("n" + (i + 1), "127.0.0." + (i + 1), ports[2 * i],
+                    ports[2 * i + 1]));
         }
-        Etcd etcd = new Etcd(tools, base.resolve("etcd"), logs.resolve("etcd.log"), Host.freePort(), Host.freePort(),
+        Etcd etcd = new Etcd(tools, base.resolve("etcd"), logs.resolve("etcd.log"), ports[2 * db.nodes()],
+                ports[2 * db.nodes() + 1],
                 addresses.stream().map(PatroniMember.Address::etcdHost).toList());
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("timezone", "UTC"); // as every other PostgreSQL isostress starts
