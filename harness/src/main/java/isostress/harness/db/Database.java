@@ -131,9 +131,13 @@ public interface Database {
      * fault proxy in front of it). The first connection to each node is made here, so a wrong password or a closed
      * port stops the run with the driver's reason.
      *
+     * @param nodeAt which node answers at a {@code host:port} of the URLs: where a URL names several servers (a
+     *               cluster's multi-host URL that follows its primary), each transaction's node is the one its
+     *               connection reached, not the one its session was given
      * @throws CannotConnectException a node cannot be reached or refuses the harness
      */
-    ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls, int sessions)
+    ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls, java.util.Map<String, String> nodeAt,
+                          int sessions)
             throws IOException, InterruptedException;
 
     /**

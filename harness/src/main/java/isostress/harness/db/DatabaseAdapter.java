@@ -20,6 +20,15 @@ public interface DatabaseAdapter {
 
     String name();
 
+    /**
+     * The {@code host:port} of the server {@code c} reached, as its URL names it, or null when the driver does not
+     * say. Asked only when a URL names several servers (a multi-host URL that follows the primary): the node a
+     * session was given is then not the one its transactions ran on.
+     */
+    default String serverAddress(Connection c) {
+        return null;
+    }
+
     /** JDBC's constant for {@code i}, or throws when the database has no such level. */
     int jdbcIsolation(Isolation i);
 

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * JDBC clients: one HikariCP pool per node, each session on its node's pool. Every statement has a socket timeout,
@@ -18,15 +19,18 @@ public final class JdbcClientFactory implements ClientFactory {
     private final JdbcDatabase database;
     private final DatabaseAdapter adapter;
     private final List<HikariDataSource> pools = new ArrayList<>();
+    private final Map<String, String> nodeAt;
 
     /**
      * @param urls    the client URL of each node (a latency proxy's address when faults need one)
+     * @param nodeAt  which node answers at a {@code host:port} of the URLs ({@link Database#clients})
      * @param timeout the longest a statement or a connection attempt may take
      */
-    public JdbcClientFactory(JdbcDatabase database, Credentials login, List<String> urls, DatabaseAdapter adapter,
-                             Isolation isolation, int sessions, Duration timeout) {
+    public JdbcClientFactory(JdbcDatabase database, Credentials login, List<String> urls, Map<String, String> nodeAt,
+                             DatabaseAdapter adapter, Isolation isolation, int sessions, Duration timeout) {
         this.database = database;
         this.adapter = adapter;
+        this.nodeAt = Map.copyOf(nodeAt);
         // Every session may hold a connection on any node (read replicas: each on the primary and on its read node);
         // pools open connections only when asked (minimum idle 0).
         int perNode = sessions + 1;
@@ -109,7 +113,7 @@ public final class JdbcClientFactory implements ClientFactory {
 
     @Override
     public TxnClient open(int session, int node) {
-        return new JdbcTxnClient(pools.get(node), adapter);
+        return new JdbcTxnClient(pools.get(node), adapter, nodeAt);
     }
 
     @Override

@@ -85,14 +85,15 @@ public abstract class JdbcDatabase implements Database {
     }
 
     @Override
-    public ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls, int sessions)
+    public ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls,
+                                 java.util.Map<String, String> nodeAt, int sessions)
             throws IOException, InterruptedException {
         List<String> clientUrls = new ArrayList<>();
         for (String url : urls) clientUrls.add(clientUrl(url));
         for (String url : clientUrls) {
             ConnectionCheck.require(this, url, login.user(), login.password(), spec.connectTimeout());
         }
-        return new JdbcClientFactory(this, login, clientUrls, adapter(spec), spec.isolation(), sessions,
+        return new JdbcClientFactory(this, login, clientUrls, nodeAt, adapter(spec), spec.isolation(), sessions,
                 spec.timeout());
     }
 

@@ -6,6 +6,7 @@ import isostress.checker.history.MicroOp;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A session's JDBC connection, taken from its node's pool when first needed and kept (with its prepared
@@ -16,13 +17,27 @@ import java.util.List;
 final class JdbcTxnClient implements TxnClient {
     private final HikariDataSource pool;
     private final DatabaseAdapter adapter;
+    private final Map<String, String> nodeAt;
     private Connection conn;
     /** conn's prepared statements, reused by every transaction on it; dropped with it. */
     private Statements statements;
+    /** The node the last connection reached, when the driver says which; null otherwise. */
+    private String server;
 
-    JdbcTxnClient(HikariDataSource pool, DatabaseAdapter adapter) {
+    JdbcTxnClient(HikariDataSource pool, DatabaseAdapter adapter, Map<String, String> nodeAt) {
         this.pool = pool;
         this.adapter = adapter;
+        this.nodeAt = nodeAt;
+    }
+
+    /**
+     * The node the last transaction's connection reached, when the driver names its server: a session on a
+     * cluster's multi-host URL follows the primary from member to member, and its transactions ran where the
+     * connection went, not on the member the session was given. Null when not known (the session's node then).
+     */
+    @Override
+    public String node() {
+        return server;
     }
 
     @Override
@@ -52,9 +67,12 @@ final class JdbcTxnClient implements TxnClient {
     }
 
     private Connection connect() throws Unreachable {
+        server = null;
         try {
             Connection c = pool.getConnection();
             c.setAutoCommit(false);
+            String address = nodeAt.isEmpty() ? null : adapter.serverAddress(c);
+            if (address != null) server = nodeAt.get(address);
             return c;
         } catch (SQLException | RuntimeException e) {
             throw new Unreachable("cannot reach the database: " + e.getMessage(), e);

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -129,13 +130,16 @@ public final class CampaignRunner {
             out.flush();
             proxies = proxies(db);
             List<String> urls = new ArrayList<>();
+            Map<String, String> nodeAt = new HashMap<>();
             for (int i = 0; i < db.nodes().size(); i++) {
                 DbNode n = db.nodes().get(i);
                 urls.add(proxies.isEmpty() ? n.url() : ClientUrls.via(n.url(), "127.0.0.1", proxies.get(i).port()));
+                nodeAt.put(n.host() + ":" + n.clientPort(), n.name());
+                if (!proxies.isEmpty()) nodeAt.put("127.0.0.1:" + proxies.get(i).port(), n.name());
             }
             if (!interrupt.interrupted()) {
                 try (ClientFactory clients = ReadRouting.of(campaign.database().type().clients(campaign.database(),
-                        db, urls, spec.sessions()), campaign.database().replicas())) {
+                        db, urls, nodeAt, spec.sessions()), campaign.database().replicas())) {
                     driver.prepare(clients, db);
                     db.awaitReplicas(REPLICA_CATCH_UP); // every read node starts from the same state
                     // After the schema, so its initial rows are not in the log; closed before the server stops.

@@ -65,7 +65,7 @@ abstract class InterruptedTxnContract {
     void start() throws Exception {
         Campaign c = CampaignLoader.parse(Path.of("test.yaml"), campaignYaml() + "\nstore: " + dir + "\n");
         db = Provisioner.of(c.database()).start(c.database(), dir.resolve("logs"), 4);
-        clients = c.database().type().clients(c.database(), db, List.of(db.nodes().get(0).url()), 1);
+        clients = c.database().type().clients(c.database(), db, List.of(db.nodes().get(0).url()), java.util.Map.of(), 1);
         clients.createSchema(WorkloadType.RW_REGISTER, 9);
         admin = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
         locker = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());

@@ -44,7 +44,7 @@ class MySqlCampaignTest {
         Campaign c = Campaigns.parse(store, yaml("driver", "serializable", "[serializable]"));
         try (RunningDatabase db = Provisioner.of(c.database()).start(c.database(), store.resolve("logs"), 4)) {
             List<String> urls = db.nodes().stream().map(DbNode::url).toList();
-            try (ClientFactory f = c.database().type().clients(c.database(), db, urls, 1);
+            try (ClientFactory f = c.database().type().clients(c.database(), db, urls, java.util.Map.of(), 1);
                  Connection conn = ((JdbcClientFactory) f).connection(0)) {
                 assertTrue(conn.isWrapperFor(com.mysql.cj.jdbc.JdbcConnection.class), conn.getClass().getName());
                 assertEquals("MySQL Connector/J", conn.getMetaData().getDriverName());

@@ -106,6 +106,7 @@ class PatroniFailoverTest {
             assertTrue(events.contains(e), "the history has no " + e);
         }
         PatroniWitness.assertFollowedThePrimary(o);
+        PatroniWitness.assertEachTransactionNamesTheMemberWhoseLogHasIt(o);
         PatroniClusterTest.assertNothingLeft();
     }
 

@@ -1,13 +1,22 @@
 package isostress.harness.run;
 
+import isostress.checker.history.History;
+import isostress.checker.history.HistoryFormat;
+import isostress.checker.history.MicroOp;
+import isostress.checker.history.Outcome;
+import isostress.checker.history.Txn;
 import isostress.checker.model.LostWrite;
 import isostress.checker.model.WitnessReport;
 import isostress.checker.witness.CaptureLog;
 import isostress.checker.witness.Witness;
 import isostress.checker.witness.WitnessReader;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +31,44 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 final class PatroniWitness {
     private PatroniWitness() {
+    }
+
+    /**
+     * Each acknowledged transaction names the member it ran on, and the commit logs say the same: the member whose
+     * log has its appends. A session on the cluster's URL follows the primary, so the member it was given at the
+     * start says nothing about where a transaction ran after a failover; the connection's server does.
+     */
+    static void assertEachTransactionNamesTheMemberWhoseLogHasIt(RunOutcome o) throws Exception {
+        Witness log = WitnessReader.read(o.dir().witness());
+        Map<List<Long>, Set<String>> committedOn = new HashMap<>();
+        for (int t = 0; t < log.size(); t++) {
+            for (MicroOp m : log.txn(t).writes()) {
+                if (m instanceof MicroOp.Append a) {
+                    committedOn.computeIfAbsent(List.of(a.key(), a.value()), k -> new HashSet<>())
+                            .add(log.node(t));
+                }
+            }
+        }
+        History h = HistoryFormat.JSONL.read(o.dir().history());
+        Map<String, Integer> named = new TreeMap<>();
+        int compared = 0;
+        for (Txn t : h.txns()) {
+            if (t.outcome() != Outcome.OK) continue;
+            for (MicroOp m : t.ops()) {
+                if (!(m instanceof MicroOp.Append a)) continue;
+                Set<String> members = committedOn.get(List.of(a.key(), a.value()));
+                if (members == null) break; // not in any log read (a lost write's is on no surviving one)
+                assertTrue(members.contains(t.node()), "line " + t.line() + ": T" + t.id() + " names " + t.node()
+                        + ", its append of " + a.value() + " to key " + a.key() + " is in the log of " + members);
+                named.merge(t.node(), 1, Integer::sum);
+                compared++;
+                break;
+            }
+        }
+        System.out.println("patroni witness: acknowledged transactions per member, as the history and the logs name "
+                + "them: " + named);
+        assertTrue(compared > 100, compared + " transactions compared with the logs");
+        assertTrue(named.size() >= 2, "the transactions ran on one member only: " + named);
     }
 
     /** Asserts the above of {@code o}, a run on a Patroni cluster whose faults moved the primary at least once. */
@@ -45,7 +92,7 @@ final class PatroniWitness {
         // zombie's acknowledged commits, read under its own name and old timeline).
         CaptureLog last = log.captureLogs().stream().filter(c -> c.primaryTo() == Long.MAX_VALUE)
                 .max(java.util.Comparator.comparingLong(CaptureLog::timeline)).orElseThrow();
-        java.util.Map<String, Integer> diverged = new java.util.TreeMap<>();
+        Map<String, Integer> diverged = new TreeMap<>();
         for (int t = 0; t < log.size(); t++) {
             long at = last.switchPoint(log.timeline(t));
             if (log.timeline(t) != last.timeline() && (at < 0 || log.pos(t) > at)) {

@@ -79,7 +79,8 @@ public final class MongoDb implements Database {
      * mean MongoDB's one transaction isolation (snapshot isolation).
      */
     @Override
-    public ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls, int sessions)
+    public ClientFactory clients(DatabaseSpec spec, Credentials login, List<String> urls,
+                                 java.util.Map<String, String> nodeAt, int sessions)
             throws CannotConnectException {
         for (String url : urls) MongoClientFactory.check(url, login.user(), login.password(), spec.connectTimeout());
         return new MongoClientFactory(urls, login.user(), login.password(), spec.timeout());

@@ -48,6 +48,18 @@ public final class PostgresAdapter extends SqlAdapter {
         this.logSnapshots = logSnapshots;
     }
 
+    /** pgjdbc's connection knows which of a multi-host URL's servers it reached. */
+    @Override
+    public String serverAddress(Connection c) {
+        try {
+            org.postgresql.util.HostSpec h = c.unwrap(org.postgresql.core.BaseConnection.class).getQueryExecutor()
+                    .getHostSpec();
+            return h.getHost() + ":" + h.getPort();
+        } catch (SQLException e) {
+            return null; // not pgjdbc's connection
+        }
+    }
+
     /** Whether the campaign's server settings turn {@link #LOG_SNAPSHOTS} on (the loader refused other values). */
     static boolean logSnapshots(Map<String, String> settings) {
         String v = settings.get(LOG_SNAPSHOTS);
