@@ -1,6 +1,7 @@
 package isostress.checker.history;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Numbers the keys of a history and the (key, value) pairs written in it, as they are first seen: one numbering
@@ -81,6 +82,20 @@ public final class KeyValueNumbers {
             recent[i + 1] = n + 1L;
         }
         return n;
+    }
+
+    /**
+     * The version number of each pair {@code ops} write, in order ({@link #write}: an append's element, a write's
+     * value; -1 for any other operation), in {@code into}, or in a larger array returned when it is too short.
+     */
+    public int[] writes(List<MicroOp> ops, int[] into) {
+        int[] out = into.length >= ops.size() ? into : new int[ops.size() * 2];
+        for (int i = 0; i < ops.size(); i++) {
+            MicroOp m = ops.get(i);
+            out[i] = m instanceof MicroOp.Append a ? write(a.key(), a.value())
+                    : m instanceof MicroOp.Write w ? write(w.key(), w.value()) : -1;
+        }
+        return out;
     }
 
     /** Versions numbered so far. */

@@ -119,11 +119,7 @@ public final class ListScreen extends ScreenGraph implements Screen {
     @Override
     public void add(Txn t) {
         if (shared) throw new IllegalStateException("this screen shares a prefix's numbers: add(txn, versions)");
-        List<MicroOp> ops = t.ops();
-        if (ownVersions.length < ops.size()) ownVersions = new int[ops.size() * 2];
-        for (int i = 0; i < ops.size(); i++) {
-            ownVersions[i] = ops.get(i) instanceof MicroOp.Append a ? numbers.write(a.key(), a.value()) : -1;
-        }
+        ownVersions = numbers.writes(t.ops(), ownVersions);
         add(t, ownVersions);
     }
 
