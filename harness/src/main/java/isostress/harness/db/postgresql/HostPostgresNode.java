@@ -129,7 +129,7 @@ final class HostPostgresNode implements DbNode {
                  ResultSet rs = st.executeQuery("SHOW data_directory")) {
                 rs.next();
                 String served = rs.getString(1);
-                if (Files.isSameFile(Path.of(served), data)) return;
+                if (sameDirectory(served)) return;
                 last = "port " + port + " is answered by the server of " + served + ", not of " + data;
             } catch (SQLException e) {
                 last = e.getMessage(); // starting up or recovering
@@ -142,6 +142,15 @@ final class HostPostgresNode implements DbNode {
         }
         throw new IOException("PostgreSQL " + name + " did not come back within 60 s: " + (last == null ? "" : last)
                 + "; see " + log);
+    }
+
+    /** True when {@code served}, a server's {@code data_directory}, is this node's. */
+    private boolean sameDirectory(String served) {
+        try {
+            return Files.isSameFile(Path.of(served), data);
+        } catch (IOException | RuntimeException e) {
+            return false; // not a directory here: another machine's or container's server
+        }
     }
 
     /**
