@@ -5,6 +5,7 @@
 #
 #   docs/findings/patroni-failover-table.py --jar harness/target/isostress.jar --out DIR --runs 10 --seconds 60
 #   docs/findings/patroni-failover-table.py --out DIR --runs 10 --table-only
+#   ... --table-only --record docs/findings/patroni-failover-runs.jsonl   # the table of the findings page, again
 #   ... --patroni-program /path/to/patroni-3.0.3/patroni.py --out DIR2   # another Patroni than Debian's 3.0.2
 #
 # Resumable and round-robin: run 1 of every cell, then run 2 of every cell, ...; each finished run is one line of
@@ -173,9 +174,8 @@ def prune(rdir, keep):
             os.remove(p)
 
 
-def load(out):
+def load(path):
     recs = []
-    path = os.path.join(out, 'runs.jsonl')
     if os.path.exists(path):
         for line in open(path):
             line = line.strip()
@@ -188,8 +188,8 @@ def load(out):
 
 
 def run_all(args, settings, faults):
-    path = os.path.join(args.out, 'runs.jsonl')
-    recs = load(args.out)
+    path = args.record
+    recs = load(path)
     done = {(r['setting'], r['fault'], r['run']) for r in recs if r['status'] == 'done'}
     tries = {}
     for r in recs:
@@ -235,8 +235,8 @@ def quant(xs):
     return f'{statistics.median(xs) / 1000:.1f} / {max(xs) / 1000:.1f}'
 
 
-def table(out, runs, settings, faults):
-    recs = load(out)
+def table(record, runs, settings, faults):
+    recs = load(record)
     lines = ['| setting | fault | runs | failovers (of faults) | acknowledged writes lost (runs with a loss) '
              '| new primary p50 / max (s) | no commit p50 / max (s) | commits/s (median) | other anomalies |',
              '|---|---|---|---|---|---|---|---|---|']
@@ -312,6 +312,9 @@ def main():
     ap = argparse.ArgumentParser(description='The Patroni failover table: settings × role faults, resumable.')
     ap.add_argument('--jar', help='isostress.jar (harness/target/isostress.jar after a build)')
     ap.add_argument('--out', required=True, help='where the campaigns, runs and runs.jsonl go')
+    ap.add_argument('--record', help='the runs\' record, one line per finished run, which a restart resumes from and '
+                                     'the table is rendered from (default OUT/runs.jsonl); the table in '
+                                     'docs/findings/patroni-failover.md is docs/findings/patroni-failover-runs.jsonl')
     ap.add_argument('--runs', type=int, default=10, help='runs per cell (default 10)')
     ap.add_argument('--seconds', type=int, default=60, help="each run's duration (default 60)")
     ap.add_argument('--settings', nargs='+', default=list(SETTINGS), choices=list(SETTINGS))
@@ -323,12 +326,14 @@ def main():
                                   '"<!-- table -->" and "<!-- /table -->" (docs/findings/patroni-failover.md)')
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    if not args.record:
+        args.record = os.path.join(args.out, 'runs.jsonl')
     if not args.table_only:
         if not args.jar or not os.path.exists(args.jar):
             ap.error(f'--jar: no such file: {args.jar}')
         args.jar = os.path.abspath(args.jar)
         run_all(args, args.settings, args.faults)
-    text, total = table(args.out, args.runs, args.settings, args.faults)
+    text, total = table(args.record, args.runs, args.settings, args.faults)
     cells = len(args.settings) * len(args.faults)
     head = f'{total} runs done of {cells * args.runs} ({cells} cells × {args.runs})'
     if total < cells * args.runs:
