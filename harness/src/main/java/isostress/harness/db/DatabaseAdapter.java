@@ -22,8 +22,8 @@ public interface DatabaseAdapter {
 
     /**
      * The {@code host:port} of the server {@code c} reached, as its URL names it, or null when the driver does not
-     * say. Asked only when a URL names several servers (a multi-host URL that follows the primary): the node a
-     * session was given is then not the one its transactions ran on.
+     * say. Asked once per connection; it matters where a URL names several servers (a multi-host URL that follows
+     * the primary): the node a session was given is then not the one its transactions ran on.
      */
     default String serverAddress(Connection c) {
         return null;
